@@ -141,7 +141,6 @@ static void a_sidecar_after_a_long_comment_splits(void **state)
 	size_t size;
 	char *doc = (char *)test_read_file(WALKER_ANIMS, &size), *line_end = strchr(doc, '\n');
 	FILE *f;
-	test_run r;
 
 	(void)state;
 	assert_int_equal(mkdir(src, 0755), 0);
@@ -155,9 +154,7 @@ static void a_sidecar_after_a_long_comment_splits(void **state)
 	fputs("-->\n", f);
 	fwrite(line_end + 1, 1, size - (size_t)(line_end + 1 - doc), f);
 	fclose(f);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	assert_true(test_file_exists(part));
 	assert_false(test_file_exists(whole));
 	free(doc), free(whole), free(part), free(side), free(walker), free(src), free(out), free(dir);
@@ -176,9 +173,7 @@ static void a_utf16_or_utf32_sidecar_splits_as_its_utf8_twin(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", twin, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", twin, "testdata/authoring", NULL));
 	for (int form = 0; form < 4; form++) {
 		bool big_endian = form & 1;
 		char *src = test_format("%s/src%d", dir, form), *out = test_format("%s/out%d", dir, form);
@@ -236,10 +231,8 @@ static void a_misspelt_sidecar_is_a_warning(void **state)
 	r = test_animc("build", "-q", "--warnings-as-errors", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "sidecar-unused,numbered-bones", "-o", out, src,
-		       NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--warnings-as-errors", "--allow", "sidecar-unused,numbered-bones", "-o",
+			       out, src, NULL));
 	free(doc), free(whole), free(side), free(walker), free(src), free(out), free(dir);
 }
 
@@ -291,9 +284,8 @@ static void a_sidecar_split_nothing_keeps_the_parts(void **state)
 	assert_int_equal(mkdir(src, 0755), 0);
 	copy_file(WALKER, walker);
 	copy_file(WALKER_ANIMS, side);
-	r = test_animc("build", "-q", "--warnings-as-errors", "--allow", "numbered-bones", "--prune", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--warnings-as-errors", "--allow", "numbered-bones", "--prune", "-o", out,
+			       src, NULL));
 	copy_file(run, kept);
 	memcpy(type, "AnimationDefinitoin", 19);
 	assert_true(test_write_file(side, doc, size));
@@ -345,9 +337,8 @@ static void a_part_of_one_frame_is_a_pose_lasting_a_60th(void **state)
 	animrt_sequence_sample(&aim->sequences[0], 0, ANIMRT_PLAY_ONCE, NULL, t, q, sc);
 	animrt_close(aim);
 	/* The pose of frame 5 (0.625 s): the first key of a part 5f:9f. */
-	r = test_animc("build", "-q", "--split", "Take 001/Aim=5f:9f", "-o", test_format("%s/long", out), WALKER, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "Take 001/Aim=5f:9f", "-o", test_format("%s/long", out),
+			       WALKER, NULL));
 	aim = open_xnb(test_format("%s/long", out), "Walker/Aim.xnb");
 	float t5[3], q5[4], s5[3];
 	animrt_sequence_sample(&aim->sequences[0], 0, ANIMRT_PLAY_ONCE, NULL, t5, q5, s5);
@@ -481,20 +472,13 @@ static void split_clips_and_sidecar_give_the_same_bytes(void **state)
 	char *a = test_tmpdir("same-sidecar"), *b = test_tmpdir("same-split"), *c = test_tmpdir("same-clips");
 	char *src = test_tmpdir("same-src"), *copy = test_format("%s/Walker.xml", src);
 	static const char *const names[] = { "Start.xnb", "Run.xnb", "Idle.xnb" };
-	test_run r;
 
 	(void)state;
 	copy_file(WALKER, copy);
-	r = test_animc("build", "-q", "-o", a, WALKER, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--split", "Take 001/Start=0f:8f", "--split", "Take 001/Run=1.25:29f", "-o",
-		       b, copy, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", c, copy, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", a, WALKER, NULL));
+	test_run_ok(test_animc("build", "-q", "--split", "Take 001/Start=0f:8f", "--split", "Take 001/Run=1.25:29f",
+			       "-o", b, copy, NULL));
+	test_run_ok(test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", c, copy, NULL));
 	for (size_t i = 0; i < 3; i++) {
 		size_t na, nb, nc;
 		char *pa = test_format("%s/Walker/%s", a, names[i]), *pb = test_format("%s/Walker/%s", b, names[i]);
@@ -630,9 +614,7 @@ static void split_options_that_can_cut_nothing_are_usage_errors(void **state)
 	test_run_release(&r);
 	assert_false(test_file_exists(out));
 	/* A named file beside the folder is cut. */
-	r = test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", out, src, WALKER, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--clips", WALKER_ANIMS, "-o", out, src, WALKER, NULL));
 	free(copy), free(want_missing), free(missing), free(out), free(src), free(dir);
 }
 
@@ -651,10 +633,8 @@ static void split_with_and_without_the_take_is_one_take(void **state)
 	if (r.status != 0)
 		fail_msg("exit %d: %s", r.status, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", named, "--split", "blink/a=0:0.5", "--split", "blink/b=0.5:1",
-		       "testdata/gltf/step.gltf", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", named, "--split", "blink/a=0:0.5", "--split", "blink/b=0.5:1",
+			       "testdata/gltf/step.gltf", NULL));
 	assert_int_equal(test_count_files(mixed), 2);
 	for (size_t i = 0; i < 2; i++)
 		assert_true(test_same_bytes(test_format("%s/step/%s.xnb", mixed, parts[i]),
@@ -690,9 +670,7 @@ static void sidecar_edits_and_deletes_rebuild_its_source(void **state)
 	copy_file(WALKER, test_format("%s/Walker.xml", dir));
 	copy_file(WALKER_ANIMS, side);
 	copy_file("testdata/content/Animations/Wave.xml", test_format("%s/Wave.xml", dir));
-	r = test_animc("build", "-q", "--depfile", dep, "-o", out, dir, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--depfile", dep, "-o", out, dir, NULL));
 	/* The depfile names the sidecar among Walker's inputs. */
 	doc = test_read_file(dep, NULL);
 	assert_non_null(strstr((char *)doc, "Walker_Anims.xml"));
@@ -730,17 +708,13 @@ static void sidecar_edits_and_deletes_rebuild_its_source(void **state)
 	test_run_release(&r);
 	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", out)));
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", out)));
-	r = test_animc("build", "-q", "--prune", "-o", out, dir, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, dir, NULL));
 	assert_false(test_file_exists(test_format("%s/Walker/Run.xnb", out)));
 	assert_false(test_file_exists(test_format("%s/Walker/Start.xnb", out)));
 
 	/* A sidecar that comes back splits again, though Walker.xml did not change. */
 	assert_true(test_write_file(side, edited, size));
-	r = test_animc("build", "-q", "--prune", "-o", out, dir, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, dir, NULL));
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", out)));
 	assert_false(test_file_exists(test_format("%s/Walker/Take 001.xnb", out)));
 	free(doc), free(edited), free(dir), free(out), free(side), free(dep);
@@ -837,18 +811,11 @@ static void root_motion_recomposes_the_source(void **state)
 {
 	char *plain = test_tmpdir("rm-plain"), *out = test_tmpdir("rm-out"), *yaw = test_tmpdir("rm-yaw");
 	static const char *const clips[] = { "Start", "Run", "Idle" };
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--root-motion", "Bone0", "-o", out, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--root-motion", "Bone0,yaw", "-o", yaw, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL));
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Bone0", "-o", out, "testdata/authoring", NULL));
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Bone0,yaw", "-o", yaw, "testdata/authoring", NULL));
 	/* Each clip and its motion beside it. */
 	assert_int_equal(test_count_files(out), 6);
 	for (int with_yaw = 0; with_yaw < 2; with_yaw++)
@@ -927,9 +894,7 @@ static void root_motion_of_a_mocap_walk(void **state)
 		print_message("skipped: corpus not found (%s)\n", src);
 		skip();
 	}
-	r = test_animc("build", "-q", "-o", plain, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, src, NULL));
 	r = test_animc("build", "-q", "--root-motion", "Hips,yaw", "-o", out, src, NULL);
 	if (r.status != 0)
 		fail_msg("%s", r.err);
@@ -1030,17 +995,13 @@ static void additive_clips_add_back_to_the_source(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL));
 	r = test_animc("build", "-v", "--additive-reference", "first-frame", "-o", first, "testdata/authoring", NULL);
 	assert_int_equal(r.status, 0);
 	/* The original layout has no mark: -v says it. */
 	assert_non_null(strstr(r.out, "18 keys, additive (the difference from its first frame)"));
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--additive-reference", "Idle", "-o", idle, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--additive-reference", "Idle", "-o", idle, "testdata/authoring", NULL));
 	for (size_t c = 0; c < 3; c++) {
 		char *name = test_format("Walker/%s.xnb", clips[c]);
 		animrt_clip *source = open_xnb(plain, name), *a = open_xnb(first, name), *b = open_xnb(idle, name);
@@ -1069,10 +1030,8 @@ static void additive_clips_add_back_to_the_source(void **state)
 	/* --clip need not name the reference: Run alone, the difference from
 	 * Idle, the same bytes as when every clip is written. */
 	char *run_only = test_tmpdir("add-run-only");
-	r = test_animc("build", "-q", "--clip", "Run", "--additive-reference", "Idle", "-o", run_only,
-		       "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--clip", "Run", "--additive-reference", "Idle", "-o", run_only,
+			       "testdata/authoring", NULL));
 	char *one = test_format("%s/Walker/Run.xnb", run_only), *all = test_format("%s/Walker/Run.xnb", idle);
 	char *idle_out = test_format("%s/Walker/Idle.xnb", run_only);
 	assert_true(test_same_bytes(one, all));
@@ -1120,9 +1079,7 @@ static void additive_compact_is_marked(void **state)
 	double err;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL));
 	r = test_animc("build", "-q", "--layout", "compact", "--additive-reference", "first-frame", "--root-motion",
 		       "Bone0,yaw", "-o", out, "testdata/authoring", NULL);
 	if (r.status != 0)
@@ -1141,10 +1098,8 @@ static void additive_compact_is_marked(void **state)
 	assert_true(marked->is_additive);
 	animrt_close(marked);
 	/* Without root motion, the layer adds back within the tolerance. */
-	r = test_animc("build", "-q", "--tolerance", "default", "--additive-reference", "first-frame", "-o", lossy,
-		       "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--tolerance", "default", "--additive-reference", "first-frame", "-o",
+			       lossy, "testdata/authoring", NULL));
 	source = open_xnb(plain, "Walker/Run.xnb");
 	a = open_xnb(lossy, "Walker/Run.xnb");
 	assert_false(a->is_additive);   /* the original layout has no mark */
@@ -1455,9 +1410,7 @@ static void a_root_motion_past_float_fails_its_clip(void **state)
 	(void)state;
 	assert_true(test_write_file(bin, keys, sizeof keys));
 	assert_true(test_write_file(gltf, doc, strlen(doc)));
-	r = test_animc("build", "-q", "--scale", "1e37", "-o", plain, gltf, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--scale", "1e37", "-o", plain, gltf, NULL));
 	r = test_animc("build", "-q", "--scale", "1e37", "--root-motion", "Hips", "-o", out, gltf, NULL);
 	assert_int_equal(r.status, 1);
 	if (!strstr(r.err, "w.gltf: error: clip 'W': --root-motion: bone 'Hips' travels from its first frame "
@@ -1498,9 +1451,7 @@ static void an_empty_take_name_cuts_the_one_take(void **state)
 	assert_int_equal(mkdir(art, 0777), 0);
 	assert_true(test_write_file(bin, keys, sizeof keys));
 	assert_true(test_write_file(gltf, doc, strlen(doc)));
-	r = test_animc("build", "-q", "--split", "A=0:0.5", "-o", split, gltf, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "A=0:0.5", "-o", split, gltf, NULL));
 	assert_true(test_write_file(anims, sidecar, strlen(sidecar)));
 	r = test_animc("build", "-q", "-o", out, art, NULL);
 	if (r.status != 0)
@@ -1918,9 +1869,7 @@ static void a_frame_aligned_part_stays_uniform(void **state)
 	if (r.status != 0)
 		fail_msg("%s", r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", whole, bvh, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", whole, bvh, NULL));
 	assert_true(test_same_bytes(test_format("%s/walk/Run.xnb", split), test_format("%s/walk/Run.xnb", clips)));
 	part = open_xnb(split, "walk/Run.xnb");
 	take = open_xnb(whole, "walk/Motion.xnb");
@@ -2514,15 +2463,10 @@ static void root_motion_of_a_lossy_output_adds_few_keys(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", plain, bvh, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--root-motion", "Hips,yaw", "-o", exact, bvh, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--tolerance", "default", "--root-motion", "Hips,yaw", "-o", lossy, bvh, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, bvh, NULL));
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Hips,yaw", "-o", exact, bvh, NULL));
+	test_run_ok(test_animc("build", "-q", "--tolerance", "default", "--root-motion", "Hips,yaw", "-o", lossy, bvh,
+			       NULL));
 	r = test_animc("build", "-q", "--layout", "compact", "--root-motion", "Hips,yaw", "-o", compact, bvh, NULL);
 	if (r.status != 0)
 		fail_msg("%s", r.err);
@@ -2563,9 +2507,8 @@ static void cache_entries_follow_the_sidecar(void **state)
 
 	(void)state;
 	copy_file(WALKER, test_format("%s/Walker.xml", dir));
-	r = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", a, dir, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", a,
+			       dir, NULL));
 	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", a)));
 	copy_file(WALKER_ANIMS, test_format("%s/Walker_Anims.xml", dir));
 	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "-o", b, dir, NULL);
@@ -2706,10 +2649,8 @@ static void split_follows_how_the_source_is_named(void **state)
 		fputs("<!-- another source -->\n", f);
 		fclose(f);
 	}
-	r = test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
-		       "Take 001/Run=0.5:1", "-o", a, walker, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
+			       "Take 001/Run=0.5:1", "-o", a, walker, NULL));
 	assert_true(test_file_exists(test_format("%s/Walker/Run.xnb", a)));
 	/* The folder: not cut, and not served the cut source's entry. */
 	r = test_animc("build", "-v", "--cache-wait", "--cache-dir", cache, "--cache-min-size", "0", "--split",
@@ -2721,9 +2662,7 @@ static void split_follows_how_the_source_is_named(void **state)
 	assert_true(test_file_exists(test_format("%s/Walker/Take 001.xnb", b)));
 	assert_false(test_file_exists(test_format("%s/Walker/Run.xnb", b)));
 	/* One output folder, the folder first, then the file: cut now. */
-	r = test_animc("build", "-q", "--split", "Take 001/Run=0.5:1", "-o", c, dir, other, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "Take 001/Run=0.5:1", "-o", c, dir, other, NULL));
 	r = test_animc("build", "-v", "--split", "Take 001/Run=0.5:1", "-o", c, walker, NULL);
 	assert_int_equal(r.status, 0);
 	if (strstr(r.out, "up to date"))
@@ -2747,10 +2686,8 @@ static void additive_from_the_bind_pose(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "-o", plain,
-		       "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "-o", plain,
+			       "testdata/authoring", NULL));
 	r = test_animc("build", "-q", "--skeleton", "testdata/authoring/Walker_rest.gltf", "--additive-reference",
 		       "bind", "-o", out, "testdata/authoring", NULL);
 	if (r.status != 0)
@@ -2855,9 +2792,7 @@ static void additive_lossy_holds_the_shell_on_the_pose(void **state)
 
 	(void)state;
 	write_swing(dir);
-	r = test_animc("build", "-q", "-o", plain, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, src, NULL));
 	for (size_t l = 0; l < 2; l++) {
 		char *out = test_format("%s/out%zu", dir, l), *report = test_format("%s/report%zu.json", dir, l);
 		animrt_clip *source = open_xnb(plain, "Swing/Swing.xnb"), *layer;
@@ -2903,16 +2838,11 @@ static void root_motion_in_the_compact_layout(void **state)
 {
 	char *plain = test_tmpdir("rmc-plain"), *out = test_tmpdir("rmc");
 	static const char *const clips[] = { "Start", "Run", "Idle" };
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	r = test_animc("build", "-q", "--layout", "compact", "--root-motion", "Bone0,yaw", "-o", out,
-		       "testdata/authoring", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, "testdata/authoring", NULL));
+	test_run_ok(test_animc("build", "-q", "--layout", "compact", "--root-motion", "Bone0,yaw", "-o", out,
+			       "testdata/authoring", NULL));
 	for (size_t c = 0; c < 3; c++) {
 		char *name = test_format("Walker/%s.xnb", clips[c]), *mname = test_format("Walker/%s.motion.xnb", clips[c]);
 		animrt_clip *source = open_xnb(plain, name), *in_place = open_xnb(out, name), *motion = open_xnb(out, mname);
@@ -3220,9 +3150,7 @@ static void a_part_named_as_a_whole_take_fails(void **state)
 
 	(void)state;
 	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	copy_file(idle, kept);
 	r = test_animc("build", "-q", "--split", "Walk/Idle=0:0.5", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
@@ -3232,9 +3160,7 @@ static void a_part_named_as_a_whole_take_fails(void **state)
 	test_run_release(&r);
 	assert_true(test_same_bytes(idle, kept));
 	assert_false(test_file_exists(test_format("%s/takes/Idle.1.xnb", out)));
-	r = test_animc("build", "-q", "--split", "Walk/Walk=0:0.5", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "Walk/Walk=0:0.5", "-o", out, src, NULL));
 	r = test_animc("build", "-q", "--split", "Walk/Idle=0:0.5", "--split", "Idle/Rest=0:0.5", "-o", out, src, NULL);
 	if (r.status != 0)
 		fail_msg("%s", r.err);
@@ -3384,17 +3310,14 @@ static void a_clip_named_like_a_motion_file_is_a_clip(void **state)
 	test_run_release(&r);
 	check_motion_labels(report, motion, clips);
 	/* Up to date: the outputs as the manifest records them. */
-	r = test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame", "--report",
-		       report, "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame",
+			       "--report", report, "-o", out, src, NULL));
 	assert_non_null(strstr((char *)test_read_file(report, NULL), "\"status\": \"up-to-date\""));
 	check_motion_labels(report, motion, clips);
 	/* From the cache, into another folder. */
-	r = test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame", "--cache-dir",
-		       cache, "--cache-min-size", "0", "--report", report, "-o", again, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Hips", "--additive-reference", "first-frame",
+			       "--cache-dir", cache, "--cache-min-size", "0", "--report", report, "-o", again, src,
+			       NULL));
 	assert_non_null(strstr((char *)test_read_file(report, NULL), "\"status\": \"cached\""));
 	check_motion_labels(report, motion, clips);
 	free(doc), free(text), free(report), free(cache), free(again), free(out), free(src), free(dir);
@@ -3412,9 +3335,7 @@ static void a_clip_run_keeps_the_other_clips(void **state)
 
 	(void)state;
 	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
-	r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL));
 	for (int pass = 0; pass < 3; pass++) {
 		/* Compiled, up to date, and the whole source again. */
 		r = pass < 2 ? test_animc("build", "--prune", "--clip", "Walk", "--root-motion", "Hips", "-o", out,
@@ -3455,9 +3376,7 @@ static void a_clip_run_keeps_the_other_clips(void **state)
 	}
 	free(empty);
 	/* clean removes them all: they are recorded. */
-	r = test_animc("clean", "-q", "-o", out, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("clean", "-q", "-o", out, NULL));
 	for (size_t f = 0; f < 4; f++) {
 		char *path = test_format("%s/takes/%s", out, files[f]);
 
@@ -3489,9 +3408,7 @@ static void a_clip_run_prunes_the_clips_the_source_no_longer_holds(void **state)
 
 		test_sh("mkdir -p '%s/%d'", dir, in_process);
 		assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
-		r = test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_animc("build", "-q", "--root-motion", "Hips", "-o", out, src, NULL));
 		assert_true(test_write_file(src, renamed, strlen(renamed)));
 		r = test_animc("build", "--clip", "Walk", "--root-motion", "Hips", "--import-timeout", timeout,
 			       "--memory-limit", memory, "-o", out, src, NULL);
@@ -3525,9 +3442,7 @@ static void a_stopped_worker_keeps_the_last_good_outputs(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	assert_true(test_file_exists(clip));
 	r = test_animc("build", "--prune", "--import-timeout", "1", "--layout", "compact", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
@@ -3589,9 +3504,7 @@ static void additive_reference_lacking_a_bone_takes_its_rest_pose(void **state)
 	/* glTF: Idle animates Hips alone; Walk's Spine is referenced at the
 	 * node's rest. */
 	assert_true(test_write_file(src, two_takes_gltf, strlen(two_takes_gltf)));
-	r = test_animc("build", "-q", "-o", plain, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", plain, src, NULL));
 	r = test_animc("build", "-o", out, "--additive-reference", "Idle", src, NULL);
 	assert_int_equal(r.status, 0);
 	if (strstr(r.err, "warning"))
@@ -3677,10 +3590,8 @@ static void a_cut_joins_only_the_keys_of_the_sources_it_cuts(void **state)
 	test_sh("mkdir -p '%s/art' '%s/lib' '%s/doc' && cp testdata/authoring/Walker.xml '%s/art/' && "
 		"cp testdata/authoring/Walker.xml '%s/lib/Other.xml' && cp testdata/authoring/Walker_Anims.xml '%s'",
 		dir, dir, dir, dir, dir, doc);
-	r = test_animc("build", "--allow", "numbered-bones", "-q", "--clips", doc, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
-		       "-o", out, walker, lib, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "--allow", "numbered-bones", "-q", "--clips", doc, "--cache-dir", cache,
+			       "--cache-min-size", "0", "--cache-wait", "-o", out, walker, lib, NULL));
 	test_sh("sed -i 's/<EndFrame>29</<EndFrame>25</' '%s'", doc);
 	r = test_animc("build", "--allow", "numbered-bones", "--clips", doc, "--cache-dir", cache, "--cache-min-size", "0", "--cache-wait",
 		       "-o", fresh, walker, lib, NULL);
@@ -3691,9 +3602,8 @@ static void a_cut_joins_only_the_keys_of_the_sources_it_cuts(void **state)
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "compiled 1 source (3 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"));
 	test_run_release(&r);
-	r = test_animc("build", "--allow", "numbered-bones", "--split", "Take 001/Run=0:2", "-o", out, walker, lib, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "--allow", "numbered-bones", "--split", "Take 001/Run=0:2", "-o", out, walker,
+			       lib, NULL));
 	r = test_animc("build", "--allow", "numbered-bones", "--split", "Take 001/Run=0:3", "-o", out, walker, lib, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "compiled 1 source (2 clips), 0 failed, 0 skipped, 0 warnings, 1 up to date"));

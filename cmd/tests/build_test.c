@@ -354,9 +354,7 @@ static void many_sources_find_the_outputs_of_an_earlier_build(void **state)
 	test_sh("mkdir -p '%s' '%s' && for i in $(seq 0 19); do for n in t$i U$i; do cp " CRANE "/Turn.Animation "
 		"'%s/'$n.Animation; done; cp " CRANE "/Wave.Animation '%s/'t$i.Animation; cp " CRANE "/Wave.Animation "
 		"'%s/'u$i.Animation; done", a, b, a, b, b);
-	r = test_animc("build", "-q", "-o", out, a, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, a, NULL));
 	r = test_animc("build", "--progress", "never", "-o", out, b, NULL);
 	assert_int_equal(r.status, 0);
 	for (int i = 0; i < 20; i++) {
@@ -389,9 +387,7 @@ static void sources_taking_turns_at_one_output(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s/a' '%s/b' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", dir, dir,
 	   a, b);
-	r = test_animc("build", "-q", "-o", out, a, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, a, NULL));
 	test_sh("cp '%s' '%s'", xnb, a_xnb);
 	r = test_animc("build", "-o", out, b, NULL);
 	assert_int_equal(r.status, 0);
@@ -639,9 +635,7 @@ static void a_build_stopped_mid_way_resumes(void **state)
 	waitpid(pid, &status, 0);
 	assert_true(count_temps(out) > 0);
 	test_sh("rm '%s/b.smd'", in);
-	r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--report", report, "-o", out, in, NULL));
 	assert_int_equal(count_temps(out), 0);
 	assert_int_equal(test_count_files(out), 2 * half);
 	assert_int_equal(report_count(report, "compiled") + report_count(report, "up-to-date"), 2 * half);
@@ -674,9 +668,7 @@ static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml '%s/a0.xml' && "
 	   "cp testdata/authoring/Walker_Anims.xml '%s/a0_Anims.xml'", in, in, in);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	assert_true(test_file_exists(run) && test_file_exists(start));
 	/* a0 unsplit, then b.smd, whose import loops: the stop comes after
 	 * a0 is committed. */
@@ -695,9 +687,7 @@ static void a_stopped_build_keeps_the_outputs_a_source_lost(void **state)
 	if (!strstr(r.out, "2 stale outputs (--prune removes them)"))
 		fail_msg("%s%s", r.out, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "--prune", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, in, NULL));
 	assert_false(test_file_exists(run));
 	assert_false(test_file_exists(start));
 	assert_true(test_file_exists(take));
@@ -829,14 +819,11 @@ static void a_killed_run_of_the_same_pid_is_still_swept(void **state)
 	char *dir = test_tmpdir("same-pid"), *in = test_format("%s/in", dir), *out = test_format("%s/out", dir);
 	char *lock = test_format("%s/.animc/lock", out), *temp = test_format("%s/.Wave.xnb.a1B2c3", out);
 	int go[2], status, fd;
-	test_run r;
 	pid_t pid;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	assert_int_equal(pipe(go), 0);
 	pid = fork();
 	assert_true(pid >= 0);
@@ -863,9 +850,7 @@ static void a_killed_run_of_the_same_pid_is_still_swept(void **state)
 	close(fd);
 	assert_true(test_file_exists(temp));
 	/* Alone, the next build sweeps it. */
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	assert_false(test_file_exists(temp));
 	assert_false(test_has_running_marker(out));
 	free(temp), free(lock), free(out), free(in), free(dir);
@@ -901,9 +886,7 @@ static void a_file_system_that_cannot_lock_is_said(void **state)
 	test_run r, c;
 
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/no_flock.c", shim);
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	setenv("LD_PRELOAD", shim, 1);
 	r = test_animc("build", "--rebuild", "-o", out, CRANE "/Turn.Animation", NULL);
 	c = test_animc("clean", "-o", out, NULL);
@@ -968,13 +951,10 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
 	char *err = test_format("%s/err", dir), *output = test_format("%s/Turn.xnb", out);
 	char *holder = test_format("locked by process %ld (", (long)getpid());
-	test_run r;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	for (int k = 0; k < 2; k++) {
 		int sig = k ? SIGTERM : SIGINT, fd = open(lock, O_RDWR | O_CLOEXEC), status;
 		char *text = NULL;
@@ -1002,9 +982,7 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
 		free(text);
 		assert_false(test_file_exists(output));
 		assert_false(test_has_running_marker(out));
-		r = test_animc("build", "-q", "-o", out, in, NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 		assert_true(test_file_exists(output));
 	}
 	free(holder), free(output), free(err), free(lock), free(out), free(in), free(dir);
@@ -1014,13 +992,9 @@ static void a_build_waiting_for_the_lock_says_so_and_stops(void **state)
  * (testdata/env/slow_lock.c) compiled to `shim`. */
 static void lock_fixture(const char *in, const char *out, const char *shim)
 {
-	test_run r;
-
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && "
 		"cc -shared -fPIC -o '%s' testdata/env/slow_lock.c -ldl", in, in, shim);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 }
 
 /* The standard error of a build of `in` into `out` that waits for the lock
@@ -1171,15 +1145,12 @@ static void a_build_waiting_for_the_lock_says_so_once(void **state)
 	char *dir = test_tmpdir("waiting-once"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
 	char *err = test_format("%s/err", dir), *text = NULL;
-	test_run r;
 	pid_t pid;
 	int fd, again, status;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	fd = open(lock, O_RDWR | O_CLOEXEC);
 	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
 	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
@@ -1356,9 +1327,7 @@ static void a_manifest_of_another_version_is_kept(void **state)
 	size_t size;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	assert_true(test_write_file(manifest_path, text, strlen(text)));
 	assert_true(test_write_file(later, "later", 5));
 	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
@@ -1390,9 +1359,7 @@ static void a_manifest_of_another_version_is_kept(void **state)
 	assert_true(test_file_exists(later));
 	/* Removed by hand, as the error says: a build builds. */
 	assert_int_equal(unlink(manifest_path), 0);
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	assert_true(test_file_exists(later));
 	free(later), free(manifest_path), free(out), free(dir);
 }
@@ -1410,9 +1377,7 @@ static void a_journal_of_another_version_is_kept(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	assert_true(test_write_file(journal, text, strlen(text)));
 	assert_true(test_write_file(later, "later", 5));
 	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
@@ -1433,9 +1398,7 @@ static void a_journal_of_another_version_is_kept(void **state)
 	assert_true(test_file_exists(later));
 	/* Removed by hand, as the error says: clean cleans. */
 	assert_int_equal(unlink(journal), 0);
-	r = test_animc("clean", "-o", out, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("clean", "-o", out, NULL));
 	assert_false(test_file_exists(turn));
 	free(turn), free(later), free(journal), free(out), free(dir);
 }
@@ -1458,9 +1421,7 @@ static void a_journal_clean_cannot_read_keeps_everything(void **state)
 
 	(void)state;
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/unreadable_journal.c -ldl", shim);
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	assert_true(test_write_file(later, "later", 5));
 	assert_true(build_journal_init(&j, out));
 	o.path = strdup("Later.xnb");
@@ -1623,9 +1584,7 @@ static void prune_lists_the_folder_of_many_orphans_once(void **state)
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && for i in $(seq 2 101); do "
 		"cp " CRANE "/Wave.Animation '%s/s'$i.Animation; done && "
 		"cc -shared -fPIC -o '%s' testdata/env/few_listings.c -ldl", art, one, art, shim);
-	r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--base", art, "-o", out, one, NULL));
 	/* What a run of s2..s101 killed before its first checkpoint leaves. */
 	assert_true(build_journal_init(&j, out));
 	for (int i = 2; i <= 101; i++) {
@@ -1665,9 +1624,7 @@ static void clean_says_the_state_files_it_cannot_remove(void **state)
 
 	(void)state;
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_state.c -ldl", shim);
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	assert_true(test_write_file(later, "later", 5));
 	assert_true(build_journal_init(&j, out));
 	o.path = strdup("Later.xnb");
@@ -1710,9 +1667,7 @@ static void clean_says_an_emptied_folder_it_cannot_remove(void **state)
 
 	(void)state;
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_folders.c -ldl", shim);
-	r = test_animc("build", "-q", "-o", out, CRANE "/Crane.x", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Crane.x", NULL));
 	assert_int_equal(test_count_files(crane), 2);
 	setenv("LD_PRELOAD", shim, 1);
 	r = test_animc("clean", "-o", out, NULL);
@@ -1743,9 +1698,7 @@ static void outputs_through_a_link_out_of_outdir_stay_recorded(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s/chars' '%s/disk/chars' '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation "
 	   "'%s/chars' && ln -s ../disk/chars '%s/chars'", src, dir, out, src, out);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	assert_true(test_file_exists(wave));
 	test_sh("rm '%s/chars/Wave.Animation'", src);
 	for (int k = 0; k < 2; k++) {   /* said again: still recorded */
@@ -1786,7 +1739,6 @@ static void builds_side_by_side_share_a_folder(void **state)
 	char *report = test_format("%s/r.json", dir);
 	const size_t n = 8;
 	pid_t pids[8];
-	test_run r;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && for i in $(seq 1 %zu); do cp " CRANE "/Wave.Animation '%s'/w$i.Animation; done",
@@ -1806,14 +1758,10 @@ static void builds_side_by_side_share_a_folder(void **state)
 	}
 	assert_int_equal(test_count_files(out), n);
 	/* Every one of them recorded its source: nothing to do now. */
-	r = test_animc("build", "-q", "--report", report, "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--report", report, "-o", out, in, NULL));
 	assert_int_equal(report_count(report, "up-to-date"), n);
 	/* clean waits for no one, but refuses while a build runs. */
-	r = test_animc("clean", "-o", out, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("clean", "-o", out, NULL));
 	assert_int_equal(test_count_files(out), 0);
 	free(in);
 	free(out);
@@ -1835,9 +1783,7 @@ static void clean_refused_by_builds_names_them(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	for (int k = 0; k < 2; k++) {
 		fd[k] = open(lock, O_RDWR | O_CLOEXEC);
 		assert_true(fd[k] >= 0 && flock(fd[k], LOCK_SH) == 0);
@@ -1848,9 +1794,7 @@ static void clean_refused_by_builds_names_them(void **state)
 		test_run_release(&r);
 	}
 	close(fd[0]), close(fd[1]);
-	r = test_animc("clean", "-q", "-o", out, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("clean", "-q", "-o", out, NULL));
 	free(two), free(one), free(lock), free(out), free(dir);
 }
 
@@ -1874,13 +1818,10 @@ static void a_reports_error_says_each_measure_in_its_place(void **state)
 {
 	char *dir = test_tmpdir("report-error"), *report = test_format("%s/r.json", dir);
 	char *out = test_format("%s/out", dir);
-	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "--tolerance", "default", "--report", report, "-o", out,
-		       "testdata/compact/sway.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--tolerance", "default", "--report", report, "-o", out,
+			       "testdata/compact/sway.Animation", NULL));
 	char *text = (char *)test_read_file(report, NULL), *e = strstr(text, "\"error\": {");
 	assert_non_null(e);
 	double t = number_after(e, "\"translation\": "), rot = number_after(e, "\"rotation_deg\": ");
@@ -1896,10 +1837,8 @@ static void a_reports_error_says_each_measure_in_its_place(void **state)
 
 	/* Turn: three still tracks, two of them at identity and one not, and
 	 * the Cab's rotation keyed. */
-	r = test_animc("build", "-q", "--layout", "compact", "--report", report, "-o", out,
-		       "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--layout", "compact", "--report", report, "-o", out,
+			       "testdata/sample/Crane/Turn.Animation", NULL));
 	text = (char *)test_read_file(report, NULL);
 	e = strstr(text, "\"compact\": {");
 	assert_non_null(e);
@@ -1956,10 +1895,8 @@ static void reports_follow_their_schema(void **state)
 	assert_int_equal(check.status, 1);
 	test_run_release(&check);
 	/* A lossy build reports each output's error, within the tolerance. */
-	r = test_animc("build", "-q", "--tolerance", "0.01,1,0.001", "--report", report, "-o", out,
-		       "testdata/sample/Crane/Wave.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--tolerance", "0.01,1,0.001", "--report", report, "-o", out,
+			       "testdata/sample/Crane/Wave.Animation", NULL));
 	check = test_exec("python3", "scripts/check-reports", "lib/build/report.schema.json", report, NULL);
 	if (check.status != 0)
 		fail_msg("%s%s", check.out, check.err);
@@ -2004,10 +1941,8 @@ static void depfiles_outputs_and_clean(void **state)
 	assert_int_equal(listed.status, 0);
 	assert_int_equal(count(listed.out, "\n"), 7);
 	assert_false(test_file_exists(out));
-	r = test_animc("build", "-q", "--skeleton", CRANE "/Crane.x", "--depfile", dep, "-o", out,
-		       "testdata/sample", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--skeleton", CRANE "/Crane.x", "--depfile", dep, "-o", out,
+			       "testdata/sample", NULL));
 	/* One line per output: the output, its source, the skeleton; spaces
 	 * escaped as make and ninja read them; then an empty rule for the
 	 * skeleton (make runs the rules once it is gone). */
@@ -2116,9 +2051,7 @@ static void clean_keeps_the_record_of_what_it_cannot_remove(void **state)
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Idle.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Idle.Animation", NULL));
 	if (geteuid() == 0)
 		test_sh("chown -R 65534:65534 '%s'", out);
 	test_sh("chmod 555 '%s'", out);
@@ -2166,9 +2099,7 @@ static void a_build_that_cannot_record_writes_nothing(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation '%s'", src, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("cp " CRANE "/Wave.Animation '%s'", src);
 	if (geteuid() == 0)
 		test_sh("chown -R 65534:65534 '%s'", out);
@@ -2200,9 +2131,7 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("rm '%s/Wave.Animation'", src);
 	if (geteuid() == 0)
 		test_sh("chown -R 65534:65534 '%s'", out);
@@ -2220,9 +2149,7 @@ static void prune_keeps_the_record_of_what_it_cannot_remove(void **state)
 	assert_non_null(strstr(r.out, "1 stale output"));
 	test_run_release(&r);
 	test_sh("chmod 755 '%s'", out);
-	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, src, NULL));
 	assert_false(test_file_exists(wave));
 	free(wave), free(out), free(src), free(dir);
 }
@@ -2245,9 +2172,7 @@ static void outputs_and_clean_escape_names(void **state)
 	assert_non_null(strstr(r.out, "/out/sub\\ndir/W.xnb\n"));
 	assert_non_null(strstr(r.out, "/out/e\\x1b[31mred/W.xnb\n"));
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	r = test_animc("clean", "-v", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
 	assert_int_equal(count(r.out, "\n"), 3);
@@ -2273,9 +2198,7 @@ static void prune_clears_stale_outputs_in_an_outputs_way(void **state)
 	for (int mine = 0; mine < 2; mine++) {
 		test_sh("rm -rf '%s' '%s' && mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/b.Animation'", in,
 		   out, in, in);
-		r = test_animc("build", "-q", "-o", out, in, NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 		assert_true(test_file_exists(test_format("%s/b.xnb", made)));
 		test_sh("rm -r '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.Animation'", in, in);
 		if (!mine)
@@ -2410,9 +2333,7 @@ static void clean_removes_what_killed_builds_left(void **state)
 	assert_true(test_file_exists(test_format("%s/.notes", out)));
 	/* With a manifest: the folder of the output and the temporary file goes. */
 	test_sh("rm -rf '%s'", out);
-	r = test_animc("build", "-q", "-o", out, "testdata/sample", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, "testdata/sample", NULL));
 	test_sh(": > '%s/Crane/.Idle.xnb.AbC123'", out);
 	r = test_animc("clean", "-o", out, NULL);
 	assert_int_equal(r.status, 0);
@@ -2446,9 +2367,7 @@ static void an_unreadable_source_keeps_its_outputs(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("mv '%s/Idle.Animation' '%s/Idle.away' && ln -s ../Idle.moved '%s/Idle.Animation'", src, dir, src);
 	r = test_animc("build", "--prune", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
@@ -2461,9 +2380,7 @@ static void an_unreadable_source_keeps_its_outputs(void **state)
 	test_run_release(&r);
 	assert_true(test_file_exists(idle));
 	test_sh("rm '%s/Idle.Animation'", src);
-	r = test_animc("build", "-q", "--prune", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, src, NULL));
 	assert_false(test_file_exists(idle));
 	free(idle), free(out), free(src), free(dir);
 }
@@ -2623,9 +2540,7 @@ static void prune_says_it_leaves_a_changed_output(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Idle.Animation " CRANE "/Wave.Animation '%s'", src, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("echo edited >> '%s' && rm '%s/Wave.Animation'", wave, src);
 	r = test_animc("build", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
@@ -2695,9 +2610,7 @@ static void no_lock_is_made_through_a_link(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s'", src, dir, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("rm '%s/.animc/lock' && ln -s '%s' '%s/.animc/lock'", out, made, out);
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 1);
@@ -2738,9 +2651,7 @@ static void no_state_file_is_read_through_a_link(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'x' > '%s'", src, dir, src,
 		other);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	/* The manifest, moved away and linked: not taken for this folder's. */
 	test_sh("mv '%s/.animc/manifest' '%s' && ln -s ../../elsewhere/manifest '%s/.animc/manifest'", out, kept, out);
 	r = test_animc("clean", "-o", out, NULL);
@@ -2785,9 +2696,7 @@ static void no_state_file_is_read_through_a_link_put_in_place_after_a_check(void
 	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'not a manifest\\n' > '%s' && "
 		"printf 'animc-journal 7\\n' > '%s' && cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl",
 		src, real, src, record_to, journal_to, shim);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	setenv("SWAP_FOLDER", record, 1), setenv("SWAP_TO", record_to, 1), setenv("LD_PRELOAD", shim, 1);
 	r = test_animc("build", "-o", out, src, NULL);
 	unsetenv("LD_PRELOAD");
@@ -2823,9 +2732,7 @@ static void no_state_file_is_made_through_a_state_folder_swapped_for_a_link(void
 
 	test_sh("mkdir -p '%s' '%s' && cp " CRANE "/Turn.Animation '%s' && "
 		"cc -shared -fPIC -o '%s' testdata/env/swap_after_realpath.c -ldl", src, to, src, shim);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	for (size_t i = 0; i < 2; i++) {
 		setenv("SWAP_FOLDER", folder, 1), setenv("SWAP_TO", to, 1), setenv("LD_PRELOAD", shim, 1);
 		r = i == 0 ? test_animc(commands[i][0], commands[i][1], "-o", out, src, NULL)
@@ -2864,9 +2771,7 @@ static void response_files_and_base(void **state)
 		char *base = test_format("%s/art", dir), *a = test_format("%s/Grund/Up_Run.xnb", out);
 		char *b = test_format("%s/Hammer/Up_Run.xnb", out);
 
-		r = test_animc("build", "-q", "--base", base, "-o", out, arg, NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_animc("build", "-q", "--base", base, "-o", out, arg, NULL));
 		assert_true(test_file_exists(a));
 		assert_true(test_file_exists(b));
 		/* A folder with the same base lands where the list did: up to date. */
@@ -2922,9 +2827,7 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml " CRANE
 	   "/Turn.Animation '%s/' && echo readme > '%s'", art, art, readme);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	text = (char *)test_read_file(sidecar, NULL);
 	edit = strstr(text, "<EndFrame>29<");
 	assert_non_null(edit);
@@ -2938,17 +2841,13 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	if (r.status != 0 || !strstr(r.out, "compiled 1 source (3 clips), 0 failed, 3 skipped, 0 warnings\n"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", ref, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", ref, art, NULL));
 	assert_true(test_same_bytes(run, run_ref));
 	/* --split cuts a source its sidecar names, as it cuts one named. */
 	text = test_format("%s\n", sidecar);
 	assert_true(test_write_file(list, text, strlen(text)));
 	free(text);
-	r = test_animc("build", "-q", "--split", "Take 001/A=0:1", "--base", art, "-o", out, at, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "Take 001/A=0:1", "--base", art, "-o", out, at, NULL));
 	text = test_format("%s/Walker/A.xnb", out);
 	assert_true(test_file_exists(text));
 	free(text);
@@ -2957,9 +2856,7 @@ static void a_list_of_changed_files_builds_as_its_folder(void **state)
 	text = test_format("%s/Turn.Animation\n", art);
 	assert_true(test_write_file(list, text, strlen(text)));
 	free(text);
-	r = test_animc("build", "-q", "--split", "B=0:0.5", "--base", art, "-o", out, at, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--split", "B=0:0.5", "--base", art, "-o", out, at, NULL));
 	text = test_format("%s/Turn/B.xnb", out);
 	if (!test_file_exists(text))
 		fail_msg("--split did not cut Turn.Animation named under --base");
@@ -2988,9 +2885,7 @@ static void a_listed_buffer_builds_the_gltf_that_reads_it(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, g);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	bytes = test_read_file(bin, &size);
 	memcpy(bytes + size - 4, &half, 4);
 	assert_true(test_write_file(bin, bytes, size));
@@ -2999,9 +2894,7 @@ static void a_listed_buffer_builds_the_gltf_that_reads_it(void **state)
 	if (r.status != 0 || !strstr(r.out, "compiled 1 source (1 clip), 0 failed, 1 skipped, 0 warnings\n"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", ref, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", ref, art, NULL));
 	assert_true(test_same_bytes(wag, wag_ref));
 	free(wag_ref), free(wag), free(bin), free(ref), free(out), free(g), free(art), free(dir);
 }
@@ -3021,18 +2914,14 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' && cp testdata/authoring/Walker.xml testdata/authoring/Walker_Anims.xml '%s/' && "
 	   "cp testdata/gltf/external.gltf 'testdata/gltf/wag data.bin' '%s/'", g, art, g);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	assert_false(test_file_exists(take));
 	assert_int_equal(unlink(sidecar), 0);
 	r = test_animc("build", "--progress", "never", "--allow", "numbered-bones", "--base", art, "-o", out, sidecar, NULL);
 	if (r.status != 0 || !strstr(r.out, "compiled 1 source (2 clips), 0 failed, 1 skipped, 0 warnings, 2 stale outputs"))
 		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", ref, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", ref, art, NULL));
 	assert_true(test_same_bytes(take, take_ref));
 	/* The buffer gone: the glTF fails, as in the folder build. */
 	assert_int_equal(unlink(bin), 0);
@@ -3058,9 +2947,7 @@ static void a_deleted_listed_file_builds_the_source_that_read_it(void **state)
 	test_sh("mkdir -p '%s/buffers'", h);
 	assert_true(test_write_file(deep, keys, sizeof keys));
 	assert_true(test_write_file(walk, doc, strlen(doc)));
-	r = test_animc("build", "-q", "--base", art, "-o", out, walk, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--base", art, "-o", out, walk, NULL));
 	test_sh("rm -r '%s/buffers'", h);
 	r = test_animc("build", "--progress", "never", "--base", art, "-o", out, deep, NULL);
 	assert_int_equal(r.status, 1);
@@ -3087,9 +2974,7 @@ static void a_deleted_listed_source_in_a_subfolder_is_pruned(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s/g' '%s/h/k' && cp " CRANE "/Idle.Animation '%s' && cp " CRANE "/Turn.Animation '%s' && "
 	   "cp " CRANE "/Wave.Animation '%s'", art, art, top, walk, run);
-	r = test_animc("build", "-q", "--base", art, "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--base", art, "-o", out, art, NULL));
 	assert_true(test_file_exists(walk_xnb));
 	assert_int_equal(unlink(top), 0);
 	assert_int_equal(unlink(walk), 0);
@@ -3139,9 +3024,7 @@ static void base_takes_a_path_through_a_link_as_spelt(void **state)
 	test_run_release(&r);
 	free(want);
 	/* Built from the list, then as the folder: the same places. */
-	r = test_animc("build", "-q", "--base", art, "-o", out, linked, inner, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--base", art, "-o", out, linked, inner, NULL));
 	r = test_animc("build", "-o", out, art, NULL);
 	assert_int_equal(r.status, 0);
 	assert_non_null(strstr(r.out, "compiled 1 source (1 clip), 0 failed, 0 skipped, 0 warnings, 2 up to date"));
@@ -3545,7 +3428,6 @@ static void a_build_that_cannot_read_its_workers_fails_and_leaves_none(void **st
 	build_options o;
 	char *names, *text;
 	int status;
-	test_run r;
 
 	(void)state;
 	mkdir(src, 0777);
@@ -3556,9 +3438,7 @@ static void a_build_that_cannot_read_its_workers_fails_and_leaves_none(void **st
 		assert_true(test_write_file(path, clip, clip_size));
 		free(path);
 	}
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	before = test_read_file(manifest_path, &before_size);
 	for (unsigned i = 0; i < 3; i++) {
 		char *path = test_format("%s/clip%u.xnb", out, i);
@@ -4129,9 +4009,7 @@ static void a_dep_record_outside_the_inputs_is_not_read(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s' && printf 'not yours' > '%s'", src,
 		dir, src, secret);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	assert_int_equal(stat(secret, &st), 0);
 	build_hash_bytes("not yours", 9, &h);
 	build_hash_hex(&h, hex);
@@ -4303,18 +4181,13 @@ static void a_rule_carries_the_other_records_as_written(void **state)
 	char *dir = test_tmpdir("rule-carries-records"), *out = test_format("%s/out", dir);
 	char *a = test_format("%s/art/a.Animation", dir), *path = test_format("%s/.animc/manifest", out);
 	char *text, *line, *edited;
-	test_run r;
 
 	(void)state;
 	test_sh("mkdir -p '%s/art' && for s in a b c; do cp " CRANE "/Turn.Animation '%s/art/'$s.Animation; done", dir,
 		dir);
-	r = test_animc("build", "-q", "-o", out, dir, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, dir, NULL));
 	test_sh("echo '<!-- edit -->' >> '%s'", a);
-	r = test_animc("build", "-q", "-o", out, a, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, a, NULL));
 	assert_manifest_formats_as_saved(path);
 
 	/* b's record, as a later animc wrote it: a warning of a kind this
@@ -4329,9 +4202,7 @@ static void a_rule_carries_the_other_records_as_written(void **state)
 	assert_true(test_write_file(path, edited, strlen(edited)));
 	free(edited), free(text);
 	test_sh("echo '<!-- edit -->' >> '%s'", a);
-	r = test_animc("build", "-q", "-o", out, a, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, a, NULL));
 	text = (char *)test_read_file(path, NULL);
 	assert_non_null(strstr(text, "\noutput\tart/b.xnb\t"));
 	assert_non_null(strstr(text, "\nwarning\t3\t4\t0\tan element of a later format\tlater-kind\n"));
@@ -4506,9 +4377,7 @@ static void a_rule_reports_on_its_files_alone(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s' && for s in a b; do cp " CRANE "/Turn.Animation '%s/'$s.Animation; done", art, art);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	test_sh("rm '%s/b.Animation' && echo '<!-- edit -->' >> '%s'", art, a);
 	r = test_animc("build", "-o", out, a, NULL);
 	if (r.status != 0 || strstr(r.out, "stale"))
@@ -4533,14 +4402,11 @@ static void a_manifest_read_lazily_reads_what_is_asked(void **state)
 	manifest lazy, whole;
 	cli_error err;
 	size_t size;
-	test_run r;
 
 	(void)state;
 	test_sh("mkdir -p '%s/d' && for s in a b c 'we\\ird' Walk; do cp " CRANE "/Turn.Animation '%s/d/'\"$s\".Animation; "
 		"done", art, art);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	saved = (char *)test_read_file(path, NULL);
 	assert_int_equal(manifest_load(&whole, path, &err), MANIFEST_LOADED);
 	assert_int_equal(manifest_load_lazy(&lazy, path, &err), MANIFEST_LOADED);
@@ -4622,9 +4488,7 @@ static void a_bad_record_of_a_file_given_is_said_by_its_line(void **state)
 	assert_non_null(animc);
 	assert_non_null(dir);
 	test_sh("mkdir -p '%s' && for s in a b c; do cp " CRANE "/Turn.Animation '%s/'$s.Animation; done", art, art);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	text = (char *)test_read_file(path, NULL);
 	assert_non_null(at = strstr(text, "\noutput\tb.xnb\t\t"));
 	for (const char *c = text; c <= at; c++)
@@ -4677,14 +4541,11 @@ static void a_build_killed_while_saving_leaves_the_manifest_readable(void **stat
 	size_t size;
 	int status;
 	pid_t pid;
-	test_run r;
 
 	(void)state;
 	test_sh("for i in $(seq 0 59); do mkdir -p '%s/d'$((i / 20)); cp " CRANE "/Turn.Animation "
 		"'%s/d'$((i / 20))/t$i.Animation; done", art, art);
-	r = test_animc("build", "-q", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, art, NULL));
 	before = (char *)test_read_file(path, &size);
 	assert_true(size > 8192);
 	assert_int_equal(manifest_load_lazy(&m, path, &err), MANIFEST_LOADED);
@@ -4715,9 +4576,7 @@ static void a_build_killed_while_saving_leaves_the_manifest_readable(void **stat
 	/* The mark a build leaves while it runs, which a build killed does
 	 * not remove: the next build alone sweeps. */
 	test_sh("touch '%s/.animc/running.1.0000000000000001' && echo '<!-- edit -->' >> '%s'", out, a);
-	r = test_animc("build", "-q", "-o", out, a, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, a, NULL));
 	assert_int_equal(manifest_temps(out), 0);
 	after = (char *)test_read_file(path, NULL);
 	assert_string_not_equal(after, before);
@@ -4885,9 +4744,7 @@ static void a_missing_input_keeps_its_outputs(void **state)
 	assert_int_equal(system(mk), 0);
 	assert_true(test_write_file(src, bytes, size));
 	free(bytes);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	assert_true(test_file_exists(made));
 	assert_int_equal(rename(in, away), 0);
 	r = test_animc("build", "--prune", "-o", out, in, NULL);
@@ -4920,9 +4777,7 @@ static void a_source_no_importer_knows_any_more_keeps_its_outputs(void **state)
 	(void)state;
 	assert_int_equal(mkdir(in, 0777), 0);
 	write_xna(walker, names, 2);
-	r = test_animc("build", "-q", "-o", out, in, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, in, NULL));
 	for (int k = 0; k < 2; k++)
 		test_sh("cp '%s' '%s'", made[k], saved[k]);
 	assert_true(test_write_file(notes, "<notes/>\n", 9));
@@ -5010,14 +4865,12 @@ static void reports_and_plots_write_into_special_files(void **state)
 	char *got = test_format("%s/got", dir), *out = test_format("%s/out", dir);
 	struct stat st;
 	pid_t reader;
-	test_run r;
 
 	(void)state;
 	assert_int_equal(mkfifo(fifo, 0644), 0);
 	reader = drain_fifo(fifo, got);
-	r = test_animc("build", "-q", "--report", fifo, "-o", out, "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--report", fifo, "-o", out, "testdata/sample/Crane/Turn.Animation",
+			       NULL));
 	assert_int_equal(waitpid(reader, NULL, 0), reader);
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
@@ -5025,10 +4878,8 @@ static void reports_and_plots_write_into_special_files(void **state)
 	assert_non_null(strstr(text, "\"version\": 1"));
 	free(text);
 	reader = drain_fifo(fifo, got);
-	r = test_animc("plot", "--bone", "Base", "-o", fifo, "testdata/loader/crane-turn.xnb",
-		       "testdata/sample/Crane/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("plot", "--bone", "Base", "-o", fifo, "testdata/loader/crane-turn.xnb",
+			       "testdata/sample/Crane/Turn.Animation", NULL));
 	assert_int_equal(waitpid(reader, NULL, 0), reader);
 	assert_int_equal(lstat(fifo, &st), 0);
 	assert_true(S_ISFIFO(st.st_mode));
@@ -5118,9 +4969,7 @@ static void a_touched_model_settles_each_source_built_alone(void **state)
 		for (size_t i = 0; i < 3; i++) {
 			char *file = test_format("%s/%s.Animation", src, names[i]);
 
-			r = test_animc("build", "-q", "--skeleton", model, "-o", out, file, NULL);
-			assert_int_equal(r.status, 0);
-			test_run_release(&r);
+			test_run_ok(test_animc("build", "-q", "--skeleton", model, "-o", out, file, NULL));
 			free(file);
 		}
 		if (round == 1)
@@ -5155,9 +5004,7 @@ static void an_output_that_is_an_earlier_builds_folder_is_said_so(void **state)
 
 	(void)state;
 	test_sh("mkdir -p '%s/a.xnb' && cp " CRANE "/Turn.Animation '%s/a.xnb/x.Animation'", src, src);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	test_sh("cp " CRANE "/Wave.Animation '%s/a.Animation'", src);
 	for (int k = 0; k < 2; k++) {
 		r = test_animc("build", "--progress", "never", "-j", k ? "2" : "1", "-o", out, src, NULL);
@@ -5187,9 +5034,7 @@ static void a_lost_manifest_leaves_outputs_of_equal_bytes_alone(void **state)
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
 	assert_int_equal(utimensat(AT_FDCWD, wave, old, 0), 0);
-	r = test_animc("build", "-q", "-o", out, wave, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, wave, NULL));
 	assert_int_equal(stat(xnb, &before), 0);
 	assert_true(test_write_file(record, "garbage\n", 8));
 	usleep(20000);
@@ -5229,9 +5074,7 @@ static void another_spelling_of_an_input_is_up_to_date(void **state)
 	test_run_release(&r);
 	absolute = realpath(src, NULL);
 	assert_non_null(absolute);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	before = mtime_ns(turn);
 	const char *const spellings[] = { absolute, src, absolute };
 	for (size_t i = 0; i < 3; i++) {
@@ -5353,9 +5196,7 @@ static void a_file_at_the_recorded_spelling_elsewhere_is_another_file(void **sta
 	if (!strstr(r.out, "compiled 1 source (1 clip)"))
 		fail_msg("%s", r.out);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", fresh, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", fresh, art, NULL));
 	got = test_read_file(out, &got_size);
 	want = test_read_file(fresh_xnb, &want_size);
 	assert_true(got_size == want_size && memcmp(got, want, got_size) == 0);
@@ -5428,13 +5269,9 @@ static void the_same_file_in_another_folder_is_another_source(void **state)
 	assert_int_equal(link(target, link_to), 0);
 	const char *const inputs[] = { one, two };
 	for (size_t i = 0; i < 2; i++) {
-		r = test_animc("build", "-q", "-o", out, inputs[i], NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_animc("build", "-q", "-o", out, inputs[i], NULL));
 	}
-	r = test_animc("build", "-q", "-o", fresh, two, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", fresh, two, NULL));
 	uint8_t *a = test_read_file(wag, &out_size), *b = test_read_file(wag_fresh, &fresh_size);
 	assert_int_equal(out_size, fresh_size);
 	assert_memory_equal(a, b, out_size);
@@ -5512,9 +5349,7 @@ static void a_report_over_an_output_or_the_state_is_refused(void **state)
 	r = test_exec("cp", "testdata/sample/Crane/Turn.Animation", to, NULL);
 	assert_int_equal(r.status, 0);
 	test_run_release(&r);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	assert_int_equal(symlink("out", link), 0);
 	xnb_bytes = test_read_file(xnb, &xnb_size);
 	manifest_bytes = test_read_file(state_file, &manifest_size);
@@ -5548,9 +5383,8 @@ static void a_report_over_an_output_or_the_state_is_refused(void **state)
 	}
 	/* Beside the outputs, a report is as good as anywhere. */
 	char *report = test_format("%s/report.json", out), *depfile = test_format("%s.d", xnb);
-	r = test_animc("build", "-q", "--rebuild", "--report", report, "--depfile", depfile, "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--rebuild", "--report", report, "--depfile", depfile, "-o", out, src,
+			       NULL));
 	now = test_read_file(xnb, &size);
 	assert_int_equal(size, xnb_size);
 	assert_memory_equal(now, xnb_bytes, size);
@@ -5601,9 +5435,7 @@ static void a_report_over_a_file_the_build_reads_is_refused(void **state)
 			fail_msg("pass %d: %s", pass, r.err);
 		test_run_release(&r);
 		if (!pass) {
-			r = test_animc("build", "-q", "-o", out, at[R_GLTF], NULL);
-			assert_int_equal(r.status, 0);
-			test_run_release(&r);
+			test_run_ok(test_animc("build", "-q", "-o", out, at[R_GLTF], NULL));
 		}
 	}
 	const struct { const char *opt, *path; const char *const args[4]; const char *what; } cases[] = {
@@ -5667,9 +5499,7 @@ static void a_copy_in_place_keeping_size_and_mtime_is_compiled(void **state)
 	times[0] = st.st_atim, times[1] = st.st_mtim;
 	/* Past the two seconds within which a state is not trusted. */
 	usleep(2200000);
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, src, NULL));
 	before = test_read_file(xnb, &before_size);
 	digit[strlen("<Duration>1.")] = '7';   /* 1.5 s becomes 1.7 s: the same size */
 	fd = open(src, O_WRONLY | O_TRUNC);
@@ -5729,9 +5559,7 @@ static void a_dangling_folder_link_keeps_its_outputs(void **state)
 	test_sh("mkdir -p '%s/anims' '%s' && cp " CRANE "/Turn.Animation '%s/Turn.Animation' && "
 	   "cp " CRANE "/Wave.Animation '%s/anims/Walk.Animation' && ln -s ../share/anims '%s'",
 	   share, art, art, share, link);
-	r = test_animc("build", "-q", "--prune", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, art, NULL));
 	assert_true(test_file_exists(walk));
 	test_sh("mv '%s' '%s.unmounted'", share, share);
 	r = test_animc("build", "--prune", "-o", out, art, NULL);
@@ -5741,9 +5569,7 @@ static void a_dangling_folder_link_keeps_its_outputs(void **state)
 	assert_true(test_file_exists(walk));
 	/* The link deleted: the sources are gone, and so are their outputs. */
 	assert_int_equal(unlink(link), 0);
-	r = test_animc("build", "-q", "--prune", "-o", out, art, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "--prune", "-o", out, art, NULL));
 	assert_false(test_file_exists(walk));
 	free(link), free(walk), free(out), free(share), free(art), free(dir);
 }
@@ -5800,9 +5626,7 @@ static void a_no_op_build_reads_no_output(void **state)
 	int fd;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	bytes = test_read_file(xnb, &size);
 	assert_int_equal(stat(xnb, &st), 0);
 	times[0] = st.st_atim, times[1] = st.st_mtim;
@@ -5836,9 +5660,7 @@ static void an_output_swapped_for_a_file_of_its_size_and_mtime_is_written_again(
 	test_run r;
 
 	(void)state;
-	r = test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
 	bytes = test_read_file(xnb, &size);
 	assert_int_equal(stat(xnb, &st), 0);
 	times[0] = st.st_atim, times[1] = st.st_mtim;

@@ -496,6 +496,17 @@ void test_run_release(test_run *run)
 	run->out = run->err = NULL;
 }
 
+void test_run_ok_at(test_run run, const char *file, int line)
+{
+	int status = run.status;
+
+	if (status != 0)
+		print_error("exit %d\n%s%s", status, run.out, run.err);
+	test_run_release(&run);
+	if (status != 0)
+		_fail(file, line);
+}
+
 const char *test_corpus_dir(void)
 {
 	struct stat st;

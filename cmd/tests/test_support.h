@@ -98,6 +98,10 @@ test_run test_execv(const char *const *argv);
  * process's). */
 test_run test_execv_stdin(const char *const *argv, const char *stdin_path);
 void test_run_release(test_run *run);
+/* Fails the test at the caller's line unless `run` exited 0, showing its
+ * exit status and output; releases it either way. */
+#define test_run_ok(run) test_run_ok_at((run), __FILE__, __LINE__)
+void test_run_ok_at(test_run run, const char *file, int line);
 /* Run a shell command made as printf makes it; the test fails when it
  * does not exit 0. */
 void test_sh(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
