@@ -1265,6 +1265,27 @@ static void leave_journal(const char *out)
 	build_journal_close(&j);
 }
 
+/* What a build killed before its first checkpoint leaves in OUTDIR `out`:
+ * its output `name`, holding `text`, in place and recorded by its journal
+ * alone (an orphan once folded).  Returns the journal's path. */
+static char *journal_output(const char *out, const char *name, const char *text)
+{
+	char *path = test_format("%s/%s", out, name);
+	manifest_output o = { .path = strdup(name), .clip = strdup(""), .size = strlen(text) };
+	build_journal j;
+	cli_error err;
+
+	assert_true(test_write_file(path, text, strlen(text)));
+	assert_true(build_journal_init(&j, out));
+	build_hash_bytes(text, strlen(text), &o.hash);
+	assert_true(build_journal_add(&j, &o, &err));
+	manifest_output_release(&o);
+	char *journal = strdup(j.path);
+	build_journal_close(&j);
+	free(path);
+	return journal;
+}
+
 /* The journal is an input too: clean and a build that takes it in remove
  * what it names under OUTDIR alone, never through a link in it (one that
  * leads out, or even one back into OUTDIR: a link swapped in while animc
@@ -1414,24 +1435,12 @@ static void a_journal_clean_cannot_read_keeps_everything(void **state)
 	char *dir = test_tmpdir("journal-unreadable"), *out = test_format("%s/out", dir);
 	char *shim = test_format("%s/unreadable_journal.so", dir), *later = test_format("%s/Later.xnb", out);
 	char *turn = test_format("%s/Turn.xnb", out);
-	manifest_output o = { 0 };
-	build_journal j;
-	cli_error err;
 	test_run r;
 
 	(void)state;
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/unreadable_journal.c -ldl", shim);
 	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
-	assert_true(test_write_file(later, "later", 5));
-	assert_true(build_journal_init(&j, out));
-	o.path = strdup("Later.xnb");
-	o.clip = strdup("");
-	o.size = 5;
-	build_hash_bytes("later", 5, &o.hash);
-	assert_true(build_journal_add(&j, &o, &err));
-	manifest_output_release(&o);
-	char *journal = strdup(j.path);
-	build_journal_close(&j);
+	char *journal = journal_output(out, "Later.xnb", "later");
 	setenv("LD_PRELOAD", shim, 1);
 	r = test_animc("clean", "-o", out, NULL);
 	unsetenv("LD_PRELOAD");
@@ -1455,26 +1464,11 @@ static void a_journal_clean_cannot_read_keeps_everything(void **state)
 }
 
 /* Source `one` under `art` built into `out`, and beside it what a run of
- * s2 killed before its first checkpoint leaves: its output `made` in
- * place, recorded by its journal alone (an orphan once folded). */
-static void build_beside_a_killed_run(const char *art, const char *out, const char *one, const char *made)
+ * s2 killed before its first checkpoint leaves: s2.xnb. */
+static void build_beside_a_killed_run(const char *art, const char *out, const char *one)
 {
-	manifest_output o = { 0 };
-	build_journal j;
-	cli_error err;
-	test_run r = test_animc("build", "-q", "--base", art, "-o", out, one, NULL);
-
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
-	assert_true(test_write_file(made, "s2 out", 6));
-	assert_true(build_journal_init(&j, out));
-	o.path = strdup("s2.xnb");
-	o.clip = strdup("");
-	o.size = 6;
-	build_hash_bytes("s2 out", 6, &o.hash);
-	assert_true(build_journal_add(&j, &o, &err));
-	manifest_output_release(&o);
-	build_journal_close(&j);
+	test_run_ok(test_animc("build", "-q", "--base", art, "-o", out, one, NULL));
+	free(journal_output(out, "s2.xnb", "s2 out"));
 }
 
 /* An output a killed run of a source put in place, recorded by its
@@ -1491,7 +1485,7 @@ static void prune_keeps_the_orphan_of_a_source_still_there(void **state)
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
 		two);
-	build_beside_a_killed_run(art, out, one, made);
+	build_beside_a_killed_run(art, out, one);
 	for (int k = 0; k < 2; k++) {
 		r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
 		if (r.status != 0 || strstr(r.out, "pruned") || !test_file_exists(made))
@@ -1556,7 +1550,7 @@ static void prune_removes_the_orphan_of_a_source_gone_beside_a_texture(void **st
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s' && cp " CRANE "/Wave.Animation '%s'", art, one,
 		two);
 	assert_true(test_write_file(texture, "\x89PNG\r\n\x1a\n", 8));
-	build_beside_a_killed_run(art, out, one, made);
+	build_beside_a_killed_run(art, out, one);
 	assert_int_equal(unlink(two), 0);
 	r = test_animc("build", "--prune", "--base", art, "-o", out, one, NULL);
 	if (r.status != 0 || !strstr(r.out, ", 1 output pruned\n") || test_file_exists(made) ||
@@ -1614,28 +1608,16 @@ static void clean_says_the_state_files_it_cannot_remove(void **state)
 {
 	TEST_NEEDS_PRELOAD();
 	char *dir = test_tmpdir("keep-state"), *out = test_format("%s/out", dir);
-	char *shim = test_format("%s/keep_state.so", dir), *later = test_format("%s/Later.xnb", out);
-	char *state_dir = test_format("%s/.animc", out);
-	manifest_output o = { 0 };
-	build_journal j;
-	cli_error err;
+	char *shim = test_format("%s/keep_state.so", dir), *state_dir = test_format("%s/.animc", out);
 	test_run r;
 	struct stat st;
 
 	(void)state;
 	test_sh("cc -shared -fPIC -o '%s' testdata/env/keep_state.c -ldl", shim);
 	test_run_ok(test_animc("build", "-q", "-o", out, CRANE "/Turn.Animation", NULL));
-	assert_true(test_write_file(later, "later", 5));
-	assert_true(build_journal_init(&j, out));
-	o.path = strdup("Later.xnb");
-	o.clip = strdup("");
-	o.size = 5;
-	build_hash_bytes("later", 5, &o.hash);
-	assert_true(build_journal_add(&j, &o, &err));
-	manifest_output_release(&o);
+	char *journal = journal_output(out, "Later.xnb", "later");
 	char *journal_said = test_format("%s: warning: cannot remove: Input/output error; left [output-left]\n",
-					 j.path);
-	build_journal_close(&j);
+					 journal);
 	setenv("LD_PRELOAD", shim, 1);
 	r = test_animc("clean", "-o", out, NULL);
 	unsetenv("LD_PRELOAD");
@@ -1650,7 +1632,7 @@ static void clean_says_the_state_files_it_cannot_remove(void **state)
 	test_run_release(&r);
 	assert_int_not_equal(stat(state_dir, &st), 0);
 	assert_int_equal(test_count_files(out), 0);
-	free(journal_said), free(state_dir), free(later), free(shim), free(out), free(dir);
+	free(journal_said), free(journal), free(state_dir), free(shim), free(out), free(dir);
 }
 
 /* clean empties an output folder it cannot remove (a mount point, a folder
