@@ -673,18 +673,33 @@ static void a_damaged_manifest_is_said_and_every_source_compiles(void **state)
 	free(dir);
 }
 
-/* A recorded source named `source` (recorded by this run when `ours`). */
-static void add_source(manifest *m, const char *source, bool ours)
+/* A compiled source named `source`, built to `out_base` (recorded by this
+ * run when `ours`), with no output yet. */
+static manifest_entry source_entry(const char *source, const char *out_base, bool ours)
 {
 	manifest_entry e;
 
 	memset(&e, 0, sizeof e);
 	e.source = strdup(source);
-	e.out_base = strdup(source);
+	e.out_base = strdup(out_base);
 	e.status = BUILD_COMPILED;
 	strcpy(e.importer, "robotgame");
 	e.is_ours = ours;
+	return e;
+}
+
+/* A recorded source named `source` built to `out_base`. */
+static void add_source_at(manifest *m, const char *source, const char *out_base, bool ours)
+{
+	manifest_entry e = source_entry(source, out_base, ours);
+
 	assert_non_null(manifest_add(m, &e));
+}
+
+/* A recorded source named `source` (recorded by this run when `ours`). */
+static void add_source(manifest *m, const char *source, bool ours)
+{
+	add_source_at(m, source, source, ours);
 }
 
 /* Builds into one folder at once: a long build's checkpoint takes in what
@@ -727,20 +742,6 @@ static void a_long_build_keeps_what_others_saved_during_it(void **state)
 	manifest_release(&ctx.old);
 	free(path);
 	free(dir);
-}
-
-/* A recorded source named `source` built to `out_base`. */
-static void add_source_at(manifest *m, const char *source, const char *out_base, bool ours)
-{
-	manifest_entry e;
-
-	memset(&e, 0, sizeof e);
-	e.source = strdup(source);
-	e.out_base = strdup(out_base);
-	e.status = BUILD_COMPILED;
-	strcpy(e.importer, "robotgame");
-	e.is_ours = ours;
-	assert_non_null(manifest_add(m, &e));
 }
 
 /* Two shards at once of a project that builds one source to two
@@ -788,14 +789,8 @@ static void shards_at_once_keep_both_destinations(void **state)
 /* A recorded source with one output, `path`, of hash `hash`. */
 static void add_source_writing(manifest *m, const char *source, bool ours, const char *path, const build_hash *hash)
 {
-	manifest_entry e;
+	manifest_entry e = source_entry(source, source, ours);
 
-	memset(&e, 0, sizeof e);
-	e.source = strdup(source);
-	e.out_base = strdup(source);
-	e.status = BUILD_COMPILED;
-	strcpy(e.importer, "robotgame");
-	e.is_ours = ours;
 	e.outputs = calloc(1, sizeof *e.outputs);
 	assert_non_null(e.outputs);
 	e.outputs[0].path = strdup(path);
