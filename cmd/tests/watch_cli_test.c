@@ -354,15 +354,13 @@ static void watch_stops_when_its_animc_is_replaced(void **state)
 	char *program = test_format("%s/animc", dir), *turn = test_format("%s/Turn.Animation", in);
 	char *turn_xnb = test_format("%s/Turn.xnb", out);
 	const char *argv[] = { "animc", "watch", "-o", out, in, NULL };
-	test_run r;
 	watcher w;
 
 	(void)state;
 	/* Of mtime 0, as some stores set every file's: the same file still. */
-	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\" && "
-		      "touch -d @0 \"$2\"", "sh", in, program, test_animc_path(), NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c",
+			      "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\" && "
+			      "touch -d @0 \"$2\"", "sh", in, program, test_animc_path(), NULL));
 	char *real = realpath(program, NULL);
 	assert_non_null(real);
 	char *error = test_format("animc watch: error: '%s' was replaced since this watch started", real);
@@ -371,9 +369,8 @@ static void watch_stops_when_its_animc_is_replaced(void **state)
 	wait_for_builds(&w, 1);
 	assert_true(duration_of(turn_xnb) == 1.5f);
 	/* Installed as a package manager does: a new file renamed over it. */
-	r = test_exec("sh", "-c", "cp \"$1\" \"$2.new\" && mv \"$2.new\" \"$2\"", "sh", test_animc_path(), program, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "cp \"$1\" \"$2.new\" && mv \"$2.new\" \"$2\"", "sh", test_animc_path(),
+			      program, NULL));
 	char *longer = turn_with_duration("2.5");
 	save(turn, longer);
 	free(longer);
@@ -396,21 +393,17 @@ static void watch_stops_when_the_link_it_started_by_is_repointed(void **state)
 	char *out = test_format("%s/out", dir), *link = test_format("%s/animc", dir);
 	char *turn = test_format("%s/Turn.Animation", in), *turn_xnb = test_format("%s/Turn.xnb", out);
 	const char *argv[] = { link, "watch", "-o", out, in, NULL };
-	test_run r;
 	watcher w;
 
 	(void)state;
-	r = test_exec("sh", "-c", "mkdir \"$1\" \"$2/a\" \"$2/b\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
-		      "cp \"$3\" \"$2/a/animc\" && cp \"$3\" \"$2/b/animc\" && ln -s a/animc \"$2/animc\"",
-		      "sh", in, dir, test_animc_path(), NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c",
+			      "mkdir \"$1\" \"$2/a\" \"$2/b\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+			      "cp \"$3\" \"$2/a/animc\" && cp \"$3\" \"$2/b/animc\" && ln -s a/animc \"$2/animc\"",
+			      "sh", in, dir, test_animc_path(), NULL));
 	start_program(&w, dir, link, argv);
 	wait_for_builds(&w, 1);
 	assert_true(duration_of(turn_xnb) == 1.5f);
-	r = test_exec("ln", "-sfn", "b/animc", link, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("ln", "-sfn", "b/animc", link, NULL));
 	char *longer = turn_with_duration("2.5");
 	save(turn, longer);
 	free(longer);
@@ -432,22 +425,18 @@ static void watch_goes_on_when_its_animc_is_only_touched(void **state)
 	char *out = test_format("%s/out", dir), *program = test_format("%s/animc", dir);
 	char *turn = test_format("%s/Turn.Animation", in), *turn_xnb = test_format("%s/Turn.xnb", out);
 	const char *argv[] = { "animc", "watch", "-o", out, in, NULL };
-	test_run r;
 	watcher w;
 	int status;
 
 	(void)state;
-	r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\"",
-		      "sh", in, program, test_animc_path(), NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c",
+			      "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && cp \"$3\" \"$2\"",
+			      "sh", in, program, test_animc_path(), NULL));
 	start_program(&w, dir, program, argv);
 	wait_for_builds(&w, 1);
 	assert_true(duration_of(turn_xnb) == 1.5f);
-	r = test_exec("sh", "-c", "touch -d '+1 minute' \"$1\" && chmod 0700 \"$1\" && ln \"$1\" \"$1.linked\"", "sh",
-		      program, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "touch -d '+1 minute' \"$1\" && chmod 0700 \"$1\" && ln \"$1\" \"$1.linked\"",
+			      "sh", program, NULL));
 	save_and_wait(&w, turn, turn_xnb, "2.5");
 	assert_int_equal(lines_with(w.log, "was replaced"), 0);
 	assert_int_equal(kill(w.pid, SIGINT), 0);
@@ -499,13 +488,11 @@ static void watch_follows_its_project(void **state)
 	char *dir = test_tmpdir("watch-mgcb"), *in = test_format("%s/in", dir), *project = test_format("%s/P.mgcb", in);
 	char *idle = test_format("%s/bin/Idle.xnb", in), *idle2 = test_format("%s/bin/Idle2.xnb", in);
 	char *wave = test_format("%s/bin/Wave.xnb", in);
-	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
-				   "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL);
 	watcher w;
 
 	(void)state;
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
+				  "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL));
 	save(project, "/outputDir:bin\n/build:Idle.Animation\n");
 	start_with(&w, dir, "--mgcb", project, NULL);
 	wait_for_builds(&w, 1);
@@ -535,13 +522,11 @@ static void watch_follows_the_projects_response_files(void **state)
 	char *dir = test_tmpdir("watch-mgcb-include"), *in = test_format("%s/in", dir);
 	char *project = test_format("%s/P.mgcb", in), *anims = test_format("%s/Anims.mgcb", in);
 	char *wave = test_format("%s/bin/Wave.xnb", in), *moved = test_format("%s/bin/W/Wave.xnb", in);
-	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in,
-			       NULL);
 	watcher w;
 
 	(void)state;
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in,
+			      NULL));
 	save(anims, "# nothing yet\n");
 	save(project, "/outputDir:bin\n/@:Anims.mgcb\n");
 	start_with(&w, dir, "--mgcb", project, NULL);
@@ -589,11 +574,8 @@ static void sigint_during_a_build(void **state)
  * stopped. */
 static void make_looping_folder(const char *in)
 {
-	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
-			       "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL);
-
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Turn.Animation \"$1\" && "
+			      "cp testdata/assimp_crashes/endless_time.smd \"$1/b.smd\"", "sh", in, NULL));
 }
 
 /* SIGTERM (a CI job's timeout) while a build runs: the build is stopped
@@ -698,14 +680,12 @@ static void watch_follows_the_files_read(void **state)
 	char *dir = test_tmpdir("watch-deps"), *src = test_format("%s/src", dir), *out = test_format("%s/out", dir);
 	char *walker = test_format("%s/Walker.xml", src), *sidecar = test_format("%s/Walker_Anims.xml", src);
 	char *clips = test_format("%s/clips.xml", dir), *run_xnb = test_format("%s/Walker/Run.xnb", out);
-	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/authoring/Walker.xml "
-				   "testdata/authoring/Walker_Anims.xml \"$1\"", "sh", src, NULL);
 	watcher w;
 	float before;
 
 	(void)state;
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/authoring/Walker.xml "
+				  "testdata/authoring/Walker_Anims.xml \"$1\"", "sh", src, NULL));
 	start(&w, dir, out, walker);
 	wait_for_builds(&w, 1);
 	before = duration_of(run_xnb);
@@ -803,14 +783,11 @@ static void watch_builds_a_buffer_saved_in_place(void **state)
 	size_t size, before_size;
 	uint8_t *data = test_read_file("testdata/gltf/wag data.bin", &size), *before;
 	watcher w;
-	test_run r;
 	int fd;
 
 	(void)state;
 	mkdir(src, 0755);
-	r = test_exec("cp", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin", src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("cp", "testdata/gltf/external.gltf", "testdata/gltf/wag data.bin", src, NULL));
 	start(&w, dir, out, src);
 	wait_for_builds(&w, 1);
 	before = test_read_file(xnb, &before_size);
@@ -1096,14 +1073,12 @@ static void watch_keeps_the_outputs_of_a_project_saved_empty(void **state)
 	char *idle = test_format("%s/bin/Idle.xnb", in), *wave = test_format("%s/bin/Wave.xnb", in), *log;
 	static const char text[] = "/outputDir:bin\n/build:Idle.Animation\n/build:Wave.Animation\n";
 	static const char *const blanks[] = { "", "\xEF\xBB\xBF \r\n\t\n" };
-	test_run r = test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
-				   "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL);
 	watcher w;
 	size_t size;
 
 	(void)state;
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir \"$1\" && cp testdata/sample/Crane/Idle.Animation "
+				  "testdata/sample/Crane/Wave.Animation \"$1\"", "sh", in, NULL));
 	save(project, text);
 	start_with(&w, dir, "--mgcb", project, NULL);
 	wait_for_builds(&w, 1);
@@ -1221,9 +1196,7 @@ static void watch_follows_files_read_through_links(void **state)
 	free(w.log);
 
 	/* A sidecar in a watched folder, a link. */
-	r = test_exec("rm", "-rf", out, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("rm", "-rf", out, NULL));
 	start(&w, dir, out, b);
 	wait_for_builds(&w, 1);
 	assert_false(test_file_exists(sprint));
@@ -1300,9 +1273,7 @@ static void watch_builds_once_a_link_leads_somewhere(void **state)
 		stop_watch(NULL);
 		free(w.log);
 		assert_int_equal(unlink(next), 0);
-		r = test_exec("rm", "-rf", out, NULL);
-		assert_int_equal(r.status, 0);
-		test_run_release(&r);
+		test_run_ok(test_exec("rm", "-rf", out, NULL));
 	}
 	free(anims), free(sprint), free(run), free(next), free(b), free(walker), free(sidecar_link);
 	free(clips_link), free(out), free(dir);
@@ -2068,13 +2039,11 @@ static void watch_follows_a_link_above_its_inputs(void **state)
 	char *turn_xnb = test_format("%s/Turn.xnb", out), *step_xnb = test_format("%s/Step.xnb", out);
 	char *wave_xnb = test_format("%s/Wave.xnb", out);
 	const char *argv[] = { "animc", "watch", "-o", out, a, step, NULL };
-	test_run r = test_exec("sh", "-c", "mkdir -p \"$1/v1/a\" \"$1/v1/b\" \"$1/v2/a\" \"$1/v2/b\"", "sh", dir, NULL);
 	watcher w;
 	size_t builds;
 
 	(void)state;
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("sh", "-c", "mkdir -p \"$1/v1/a\" \"$1/v1/b\" \"$1/v2/a\" \"$1/v2/b\"", "sh", dir, NULL));
 	save_duration(turn1, "1.5"), save_duration(wave1, "1.5"), save_duration(step1, "1.5");
 	save_duration(turn2, "2.5"), save_duration(step2, "2.5");
 	assert_int_equal(symlink("v1", current), 0);
@@ -2544,13 +2513,10 @@ static void watch_builds_a_source_once_its_missing_buffer_is_there(void **state)
 	char *err_log = test_format("%s/watch.err", dir);
 	const char *argv[] = { "animc", "watch", "-o", out, gltf, NULL };
 	watcher w;
-	test_run r;
 
 	(void)state;
 	mkdir(src, 0755);
-	r = test_exec("cp", "testdata/gltf/external.gltf", src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("cp", "testdata/gltf/external.gltf", src, NULL));
 	start_program_logs(&w, dir, test_animc_path(), argv, err_log);
 	wait_for_builds(&w, 1);
 	assert_int_equal(lines_with(w.log, ", 1 failed, "), 1);
@@ -2558,9 +2524,7 @@ static void watch_builds_a_source_once_its_missing_buffer_is_there(void **state)
 	assert_false(test_file_exists(wag));
 	settle();
 
-	r = test_exec("cp", "testdata/gltf/wag data.bin", src, NULL);
-	assert_int_equal(r.status, 0);
-	test_run_release(&r);
+	test_run_ok(test_exec("cp", "testdata/gltf/wag data.bin", src, NULL));
 	wait_for_builds(&w, 2);
 	settle();
 	assert_true(test_file_exists(wag));
