@@ -1997,10 +1997,11 @@ static void a_part_named_as_a_motion_file_but_for_case_is_renamed(void **state)
 	free(out);
 }
 
-/* Two clip names that make one file name ('a/b' and 'a:b' both make
- * a_b.xnb): the later is written as a_b.1.xnb with a warning, as clips of
- * one name are (the source failed after writing the first). */
-static void clip_names_making_one_file_name_say_so(void **state)
+/* Clips named `a` and `b`, in that order, in the XNA file `src`, built
+ * into `out`: the build exits 0, warns with `said`, and writes both,
+ * `first` and `second` (under out/clash). */
+static void expect_names_clash(const char *src, const char *out, const char *a, const char *b, const char *said,
+			       const char *first, const char *second)
 {
 	static const char item[] =
 		"<Item><Key>%s</Key><Value><Duration>PT1S</Duration><Keyframes>"
@@ -2008,66 +2009,51 @@ static void clip_names_making_one_file_name_say_so(void **state)
 		"<Scale>1 1 1</Scale></Item>"
 		"<Item><BoneIndex>0</BoneIndex><Time>PT1S</Time><Position>1 2 3</Position><Rotation>0 0 0</Rotation>"
 		"<Scale>1 1 1</Scale></Item></Keyframes></Value></Item>";
-	char *dir = test_tmpdir("name-clash"), *src = test_format("%s/clash.xml", dir), *out = test_format("%s/out", dir);
-	char *a = test_format(item, "a/b"), *b = test_format(item, "a:b");
+	char *clip_a = test_format(item, a), *clip_b = test_format(item, b);
 	char *doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
 				"<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
-				"</XnaContent>", a, b);
+				"</XnaContent>", clip_a, clip_b);
+	char *first_path = test_format("%s/clash/%s", out, first);
+	char *second_path = test_format("%s/clash/%s", out, second);
 	test_run r;
 
-	(void)state;
 	assert_true(test_write_file(src, doc, strlen(doc)));
 	r = test_animc("build", "-q", "-o", out, src, NULL);
 	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "clash.xml:1: warning: clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); "
-			   "written as a_b.1.xnb: give each clip a name that makes a file name of its own [clip-name-clash]"))
+	if (!strstr(r.err, said))
 		fail_msg("%s", r.err);
 	test_run_release(&r);
-	char *first = test_format("%s/clash/a_b.xnb", out), *second = test_format("%s/clash/a_b.1.xnb", out);
-	assert_true(test_file_exists(first));
-	assert_true(test_file_exists(second));
-	free(first), free(second);
-	free(doc), free(a), free(b);
+	assert_true(test_file_exists(first_path));
+	assert_true(test_file_exists(second_path));
+	free(first_path), free(second_path), free(doc), free(clip_a), free(clip_b);
+}
 
+/* Two clip names that make one file name ('a/b' and 'a:b' both make
+ * a_b.xnb): the later is written as a_b.1.xnb with a warning, as clips of
+ * one name are (the source failed after writing the first). */
+static void clip_names_making_one_file_name_say_so(void **state)
+{
+	char *dir = test_tmpdir("name-clash"), *src = test_format("%s/clash.xml", dir), *out = test_format("%s/out", dir);
+
+	(void)state;
+	expect_names_clash(src, out, "a/b", "a:b",
+			   "clash.xml:1: warning: clip 'a:b': its name makes the file name of clip 'a/b' (a_b.xnb); "
+			   "written as a_b.1.xnb: give each clip a name that makes a file name of its own [clip-name-clash]",
+			   "a_b.xnb", "a_b.1.xnb");
 	/* Walk and walk: one file on Windows and macOS, which ignore case
 	 * (both were written here, and one took the other's place there). */
-	a = test_format(item, "Walk"), b = test_format(item, "walk");
-	doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
-			  "<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
-			  "</XnaContent>", a, b);
-	assert_true(test_write_file(src, doc, strlen(doc)));
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "clash.xml:1: warning: clip 'walk': its name makes the file name of clip 'Walk' (Walk.xnb, on "
-			   "file systems that ignore case); written as walk.1.xnb"))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	first = test_format("%s/clash/Walk.xnb", out), second = test_format("%s/clash/walk.1.xnb", out);
-	assert_true(test_file_exists(first));
-	assert_true(test_file_exists(second));
-	free(first), free(second);
-	free(doc), free(a), free(b);
-
+	expect_names_clash(src, out, "Walk", "walk",
+			   "clash.xml:1: warning: clip 'walk': its name makes the file name of clip 'Walk' (Walk.xnb, on "
+			   "file systems that ignore case); written as walk.1.xnb",
+			   "Walk.xnb", "walk.1.xnb");
 	/* Été and été: those file systems fold letters past ASCII too (they
 	 * were two files, unsaid). */
-	a = test_format(item, "\xc3\x89t\xc3\xa9"), b = test_format(item, "\xc3\xa9t\xc3\xa9");
-	doc = test_format("<?xml version=\"1.0\"?><XnaContent xmlns:Anim=\"AnimationClassLibrary\">"
-			  "<Asset Type=\"Anim:AnimationData\"><AnimationClips>%s%s</AnimationClips></Asset>"
-			  "</XnaContent>", a, b);
-	assert_true(test_write_file(src, doc, strlen(doc)));
-	r = test_animc("build", "-q", "-o", out, src, NULL);
-	assert_int_equal(r.status, 0);
-	if (!strstr(r.err, "clash.xml:1: warning: clip '\xc3\xa9t\xc3\xa9': its name makes the file name of clip "
+	expect_names_clash(src, out, "\xc3\x89t\xc3\xa9", "\xc3\xa9t\xc3\xa9",
+			   "clash.xml:1: warning: clip '\xc3\xa9t\xc3\xa9': its name makes the file name of clip "
 			   "'\xc3\x89t\xc3\xa9' (\xc3\x89t\xc3\xa9.xnb, on file systems that ignore case); written as "
-			   "\xc3\xa9t\xc3\xa9.1.xnb"))
-		fail_msg("%s", r.err);
-	test_run_release(&r);
-	first = test_format("%s/clash/\xc3\x89t\xc3\xa9.xnb", out);
-	second = test_format("%s/clash/\xc3\xa9t\xc3\xa9.1.xnb", out);
-	assert_true(test_file_exists(first));
-	assert_true(test_file_exists(second));
-	free(first), free(second);
-	free(doc), free(a), free(b), free(out), free(src), free(dir);
+			   "\xc3\xa9t\xc3\xa9.1.xnb",
+			   "\xc3\x89t\xc3\xa9.xnb", "\xc3\xa9t\xc3\xa9.1.xnb");
+	free(out), free(src), free(dir);
 }
 
 /* A sidecar naming the one take of a RobotGame source, which has no name:
