@@ -297,6 +297,9 @@ rt_v3_lane animrt_rt_v3_lane_in(const struct animrt_compact *c, uint32_t g, uint
 /* animrt_rt_sample_v3 built for processors with AVX2, BMI1/2, LZCNT,
  * POPCNT and F16C (sample_v3_simd.c, x86-64 only): the same bits. */
 void animrt_rt_sample_v3_newer(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_pose *pose);
+/* Does the processor have what that build is for (sample_packed.c, x86-64
+ * built without AVX2 only)? */
+bool animrt_rt_cpu_is_newer(void);
 
 /* animrt_rt_sample_v3 four tracks at a time with the vector instructions
  * every processor of the architecture has (sample_v3_vec.c: SSE2 on

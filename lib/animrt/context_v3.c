@@ -415,6 +415,32 @@ static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_c
 	}
 }
 
+#if RT_V3_CONTEXT_NEWER
+/* The rotation caches eight at a time, their weights and slerps in the
+ * build for processors with AVX2 (sample_v3_simd.c). */
+static void rotations_eight(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose)
+{
+	rt_v3_cache *caches = rt_context_v3_caches(ctx);
+	uint32_t rotations = ctx->rotation_count, n = pose->bone_count;
+	rt_v3_slerps8 sl;
+
+	sl.count = 0;
+	for (uint32_t e = 0; e < rotations; e++) {
+		rt_v3_cache *tc = &caches[e];
+
+		if (tc->slot >= n)
+			continue;
+		if (!cache_holds(tc, at))
+			cache_refill(c, tc, at);
+		sl.tc[sl.count] = tc;
+		sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
+		if (++sl.count == 8)
+			animrt_rt_v3_context_slerps_newer(&sl, at.local);
+	}
+	animrt_rt_v3_context_slerps_newer(&sl, at.local);
+}
+#endif
+
 /* Caches [from, to) one at a time (rotations only for the reference). */
 static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose,
 			      uint32_t from, uint32_t to)
@@ -452,7 +478,12 @@ void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_
 		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count);
 		return;
 	}
-	rotations_wide(c, at, ctx, pose);
+#if RT_V3_CONTEXT_NEWER
+	if (animrt_rt_cpu_is_newer())
+		rotations_eight(c, at, ctx, pose);
+	else
+#endif
+		rotations_wide(c, at, ctx, pose);
 	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count);
 }
 

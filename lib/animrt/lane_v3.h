@@ -10,6 +10,7 @@
 
 #include "compact.h"
 #include "compact_layout.h"
+#include "simd.h"
 
 /* 8 bytes at p, little-endian (the payload copy's padding covers the end). */
 static inline uint64_t rt_v3_load64(const uint8_t *p)
@@ -66,5 +67,24 @@ static inline void rt_v3_lane_key(const rt_v3_lane *v, uint32_t j, unsigned trac
 		out[3] = 0;
 	}
 }
+
+#if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && !defined(__AVX2__) && RT_SIMD_SSE2
+/* The slerps of a context's rotations eight wide where the processor has
+ * AVX2 (animrt_rt_cpu_is_newer), as the sampler without a context. */
+#define RT_V3_CONTEXT_NEWER 1
+#endif
+
+/* Rotation caches of a context waiting for their slerps, eight at a time
+ * (context_v3.c), and where each result goes. */
+typedef struct rt_v3_slerps8 {
+	uint32_t count;
+	rt_v3_cache *tc[8];
+	float *out[8];
+} rt_v3_slerps8;
+
+/* The slerps of the waiting caches at the local grid position `local`,
+ * eight wide, as context_v3.c's four wide ones (the same bits), on
+ * processors with AVX2 (sample_v3_simd.c); empties `sl`. */
+void animrt_rt_v3_context_slerps_newer(rt_v3_slerps8 *sl, float local);
 
 #endif

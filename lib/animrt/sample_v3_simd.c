@@ -14,6 +14,8 @@
 
 #include "compact.h"
 #include "compact_layout.h"
+#include "interp.h"
+#include "lane_v3.h"
 #include "simd.h"
 
 #if (defined(__x86_64__) || defined(__i386__)) && defined(__GNUC__) && RT_SIMD_SSE2
@@ -442,6 +444,144 @@ V3_TARGET void v3_lerps(const struct animrt_compact *c, uint32_t g, rt_where at,
 	v3_out(c, g, out, map, pose);
 }
 
+
+/* ------------------------------------------- a context's rotations */
+
+/* Key a (b: key b) of eight caches (lanes past n: the first's) as x y z w
+ * rows, caches 0 to 3 in the low halves. */
+V3_TARGET void v8_keys(rt_v3_cache *const tc[8], uint32_t n, bool b, v3_f8 rows[4])
+{
+	__m256 r[4], t[4];
+
+	for (uint32_t l = 0; l < 4; l++) {
+		const rt_v3_cache *lo = tc[l < n ? l : 0], *hi = tc[l + 4 < n ? l + 4 : 0];
+
+		r[l] = _mm256_set_m128(_mm_loadu_ps(b ? hi->b : hi->a), _mm_loadu_ps(b ? lo->b : lo->a));
+	}
+	t[0] = _mm256_unpacklo_ps(r[0], r[1]);
+	t[1] = _mm256_unpackhi_ps(r[0], r[1]);
+	t[2] = _mm256_unpacklo_ps(r[2], r[3]);
+	t[3] = _mm256_unpackhi_ps(r[2], r[3]);
+	rows[0] = _mm256_shuffle_ps(t[0], t[2], 0x44);
+	rows[1] = _mm256_shuffle_ps(t[0], t[2], 0xEE);
+	rows[2] = _mm256_shuffle_ps(t[1], t[3], 0x44);
+	rows[3] = _mm256_shuffle_ps(t[1], t[3], 0xEE);
+}
+
+/* The arcs between keys a and b eight wide: context_v3.c's arcs4. */
+V3_TARGET void v8_arcs(const v3_f8 a[4], const v3_f8 b[4], v3_f8 *angle, v3_f8 *signed_inv_sin)
+{
+	v3_f8 one = V8(1.0f), sgn = V8(-0.0f), near_dot = V8(INTERP_NLERP_DOT);
+	v3_f8 dot = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(a[0], b[0]), _mm256_mul_ps(a[1], b[1])),
+						_mm256_mul_ps(a[2], b[2])), _mm256_mul_ps(a[3], b[3]));
+	v3_f8 d = _mm256_andnot_ps(sgn, dot), c = v8_sel(_mm256_cmp_ps(d, near_dot, _CMP_LT_OQ), d, near_dot);
+
+	*angle = v8_sel(_mm256_cmp_ps(d, near_dot, _CMP_LE_OQ), v8_acos_unit(c), V8(-1.0f));
+	*signed_inv_sin = _mm256_xor_ps(_mm256_and_ps(dot, sgn),
+					_mm256_div_ps(one, _mm256_sqrt_ps(_mm256_mul_ps(_mm256_sub_ps(one, c),
+											_mm256_add_ps(one, c)))));
+}
+
+/* The caches' arcs: kept, or computed for keys unpacked since (and kept). */
+V3_TARGET void v8_cache_arcs(rt_v3_slerps8 *sl, const v3_f8 a[4], const v3_f8 b[4], v3_f8 *angle, v3_f8 *inv)
+{
+	rt_v3_cache *const *tc = sl->tc;
+	uint32_t n = sl->count, i[8];
+
+	for (uint32_t l = 0; l < 8; l++)
+		i[l] = l < n ? l : 0;
+	*angle = _mm256_setr_ps(tc[i[0]]->arc.angle, tc[i[1]]->arc.angle, tc[i[2]]->arc.angle, tc[i[3]]->arc.angle,
+				tc[i[4]]->arc.angle, tc[i[5]]->arc.angle, tc[i[6]]->arc.angle, tc[i[7]]->arc.angle);
+	*inv = _mm256_setr_ps(tc[i[0]]->arc.signed_inv_sin, tc[i[1]]->arc.signed_inv_sin, tc[i[2]]->arc.signed_inv_sin,
+			      tc[i[3]]->arc.signed_inv_sin, tc[i[4]]->arc.signed_inv_sin, tc[i[5]]->arc.signed_inv_sin,
+			      tc[i[6]]->arc.signed_inv_sin, tc[i[7]]->arc.signed_inv_sin);
+	v3_f8 is_new = _mm256_cmp_ps(*angle, V8(-1.5f), _CMP_LT_OQ);
+	if (!_mm256_movemask_ps(is_new))
+		return;
+	v3_f8 new_angle, new_inv;
+	float fa[8], fi[8];
+
+	v8_arcs(a, b, &new_angle, &new_inv);
+	*angle = v8_sel(is_new, new_angle, *angle);
+	*inv = v8_sel(is_new, new_inv, *inv);
+	_mm256_storeu_ps(fa, *angle);
+	_mm256_storeu_ps(fi, *inv);
+	for (uint32_t l = 0; l < n; l++) {
+		tc[l]->arc.angle = fa[l];
+		tc[l]->arc.signed_inv_sin = fi[l];
+	}
+}
+
+/* The weights of the caches' keys at `local`: 0 where the last key holds. */
+V3_TARGET v3_f8 v8_cache_weights(rt_v3_cache *const tc[8], uint32_t n, float local)
+{
+	int k0[8], k1[8];
+
+	for (uint32_t l = 0; l < 8; l++) {
+		k0[l] = tc[l < n ? l : 0]->k0;
+		k1[l] = tc[l < n ? l : 0]->k1;
+	}
+	__m256i k1i = _mm256_setr_epi32(k1[0], k1[1], k1[2], k1[3], k1[4], k1[5], k1[6], k1[7]);
+	v3_f8 fk0 = _mm256_cvtepi32_ps(_mm256_setr_epi32(k0[0], k0[1], k0[2], k0[3], k0[4], k0[5], k0[6], k0[7]));
+	v3_f8 fk1 = _mm256_cvtepi32_ps(k1i);
+
+	return v8_sel(_mm256_castsi256_ps(_mm256_cmpeq_epi32(k1i, _mm256_set1_epi32(RT_HOLD))), V8(0.0f),
+		      _mm256_div_ps(_mm256_sub_ps(V8(local), fk0), _mm256_sub_ps(fk1, fk0)));
+}
+
+/* The slerps from their arcs: context_v3.c's slerps_flush, eight wide. */
+V3_TARGET void v8_cache_slerps(const v3_f8 a[4], const v3_f8 b[4], v3_f8 angle, v3_f8 signed_inv_sin, v3_f8 u,
+			       v3_f8 out[4])
+{
+	v3_f8 one = V8(1.0f), sgn = V8(-0.0f);
+	v3_f8 sign = _mm256_and_ps(signed_inv_sin, sgn), inv_sin = _mm256_andnot_ps(sgn, signed_inv_sin);
+	v3_f8 x0 = _mm256_mul_ps(_mm256_sub_ps(one, u), angle), x1 = _mm256_mul_ps(u, angle);
+	int full = _mm256_movemask_ps(_mm256_cmp_ps(angle, V8(RT_SHORT_SINE), _CMP_GT_OQ)) != 0;
+	v3_f8 s0 = v8_sin(x0, full), s1 = v8_sin(x1, full);
+	v3_f8 is_near = _mm256_cmp_ps(angle, V8(0.0f), _CMP_LT_OQ);
+	v3_f8 w0 = v8_sel(is_near, _mm256_sub_ps(one, u), _mm256_mul_ps(s0, inv_sin));
+	v3_f8 w1 = _mm256_xor_ps(sign, v8_sel(is_near, u, _mm256_mul_ps(s1, inv_sin)));
+
+	for (int k = 0; k < 4; k++)
+		out[k] = _mm256_add_ps(_mm256_mul_ps(w0, a[k]), _mm256_mul_ps(w1, b[k]));
+	if (_mm256_movemask_ps(is_near)) {
+		v3_f8 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(out[0], out[0]),
+								     _mm256_mul_ps(out[1], out[1])),
+						       _mm256_mul_ps(out[2], out[2])), _mm256_mul_ps(out[3], out[3]));
+		v3_f8 sc = v8_sel(_mm256_and_ps(is_near, _mm256_cmp_ps(len2, V8(0.0f), _CMP_GT_OQ)),
+				  _mm256_div_ps(one, _mm256_sqrt_ps(len2)), one);
+
+		for (int k = 0; k < 4; k++)
+			out[k] = _mm256_mul_ps(out[k], sc);
+	}
+	v3_f8 keep = _mm256_cmp_ps(u, V8(0.0f), _CMP_NGT_UQ);
+	for (int k = 0; k < 4; k++)
+		out[k] = v8_sel(keep, a[k], out[k]);
+}
+
+__attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void animrt_rt_v3_context_slerps_newer(rt_v3_slerps8 *sl,
+												    float local)
+{
+	uint32_t n = sl->count;
+	v3_f8 a[4], b[4], out[4], angle, inv;
+
+	if (!n)
+		return;
+	v8_keys(sl->tc, n, false, a);
+	v8_keys(sl->tc, n, true, b);
+	v8_cache_arcs(sl, a, b, &angle, &inv);
+	v8_cache_slerps(a, b, angle, inv, v8_cache_weights(sl->tc, n, local), out);
+	/* Back to one quaternion per cache. */
+	__m256 t0 = _mm256_unpacklo_ps(out[0], out[1]), t1 = _mm256_unpackhi_ps(out[0], out[1]);
+	__m256 t2 = _mm256_unpacklo_ps(out[2], out[3]), t3 = _mm256_unpackhi_ps(out[2], out[3]);
+	__m256 q[4] = { _mm256_shuffle_ps(t0, t2, 0x44), _mm256_shuffle_ps(t0, t2, 0xEE),
+			_mm256_shuffle_ps(t1, t3, 0x44), _mm256_shuffle_ps(t1, t3, 0xEE) };
+	for (uint32_t l = 0; l < 4 && l < n; l++)
+		_mm_storeu_ps(sl->out[l], _mm256_castps256_ps128(q[l]));
+	for (uint32_t l = 4; l < n; l++)
+		_mm_storeu_ps(sl->out[l], _mm256_extractf128_ps(q[l - 4], 1));
+	sl->count = 0;
+}
 
 /* ---------------------------------------------------- the still pose */
 
