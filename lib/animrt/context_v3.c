@@ -188,30 +188,36 @@ static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, u
  * decoding kept.
  */
 static void cache_keys(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t j, uint32_t k0, uint64_t above,
-		       bool b_is_a)
+		       bool b_is_a, rt_v3_key_fn key)
 {
 	unsigned track = tc->track;
 
 	if (b_is_a)
 		memcpy(tc->a, tc->b, sizeof tc->a);
 	else
-		rt_v3_lane_key(&tc->lane, j, track, tc->a);
+		key(&tc->lane, j, track, tc->a);
 	tc->j = (uint8_t)j;
 	tc->k0 = (uint8_t)k0;
 	if (above) {
 		tc->k1 = (uint8_t)rt_ctz64(above);
-		rt_v3_lane_key(&tc->lane, j + 1, track, tc->b);
+		key(&tc->lane, j + 1, track, tc->b);
 	} else if (tc->segment + 1 < c->segment_count) {
 		/* Key a is the segment's last: the next refill is in the next
 		 * segment, which keeps the lane's decoding there. */
 		cache_lane(c, tc, tc->segment + 1);
 		tc->k1 = RT_NEXT_SEGMENT;
-		rt_v3_lane_key(&tc->lane, 0, track, tc->b);
+		key(&tc->lane, 0, track, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	}
 	tc->arc.angle = RT_NO_ARC;
+}
+
+/* Key j of a lane (lane_v3.h), as cache_keys takes it. */
+static void plain_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4])
+{
+	rt_v3_lane_key(v, j, track, out);
 }
 
 /* The mask's keys after sample k (k <= 63). */
@@ -227,7 +233,7 @@ static inline uint64_t keys_after(uint64_t mask, uint32_t k)
  * and key b becomes key a only where the playhead entered the next
  * segment at its first key.
  */
-static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at)
+static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at, rt_v3_key_fn key)
 {
 	uint32_t s = at.segment, i = sample_of(at);
 
@@ -235,7 +241,7 @@ static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_whe
 		uint64_t above = keys_after(tc->lane.mask, tc->k1);
 
 		if (!above || i < rt_ctz64(above)) {
-			cache_keys(c, tc, tc->j + 1u, tc->k1, above, true);
+			cache_keys(c, tc, tc->j + 1u, tc->k1, above, true, key);
 			return;
 		}
 	}
@@ -245,7 +251,7 @@ static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_whe
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->lane.mask & upto;
 	uint32_t j = rt_popcount64(below) - 1;
 
-	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0);
+	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0, key);
 }
 
 /* The weight between keys a and b (FORMAT.md 7.5): 0 where the last key
@@ -390,7 +396,7 @@ static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_c
 
 		if (tc->slot < n) {
 			if (!cache_holds(tc, at))
-				cache_refill(c, tc, at);
+				cache_refill(c, tc, at, plain_key);
 			sl.tc[sl.count] = tc;
 			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
 			sl.count++;
@@ -431,7 +437,7 @@ static void rotations_eight(const struct animrt_compact *c, rt_where at, animrt_
 		if (tc->slot >= n)
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at);
+			cache_refill(c, tc, at, animrt_rt_v3_lane_key_newer);
 		sl.tc[sl.count] = tc;
 		sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
 		if (++sl.count == 8)
@@ -441,9 +447,10 @@ static void rotations_eight(const struct animrt_compact *c, rt_where at, animrt_
 }
 #endif
 
-/* Caches [from, to) one at a time (rotations only for the reference). */
+/* Caches [from, to) one at a time (rotations only for the reference),
+ * their keys unpacked by `key`. */
 static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose,
-			      uint32_t from, uint32_t to)
+			      uint32_t from, uint32_t to, rt_v3_key_fn key)
 {
 	rt_v3_cache *caches = rt_context_v3_caches(ctx);
 
@@ -454,7 +461,7 @@ static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animr
 		if (tc->slot >= pose->bone_count)
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at);
+			cache_refill(c, tc, at, key);
 		float *out = track_out(pose, k, tc->slot), u = cache_weight(tc, at.local);
 		if (!(u > 0))
 			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -475,16 +482,18 @@ void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_
 		return;   /* a pose of no bones has no arrays (animrt_pose_init) */
 	copy_image(ctx, pose);
 	if (is_reference) {
-		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count);
+		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count, plain_key);
 		return;
 	}
+	rt_v3_key_fn key = plain_key;
 #if RT_V3_CONTEXT_NEWER
-	if (animrt_rt_cpu_is_newer())
+	if (animrt_rt_cpu_is_newer()) {
+		key = animrt_rt_v3_lane_key_newer;
 		rotations_eight(c, at, ctx, pose);
-	else
+	} else
 #endif
 		rotations_wide(c, at, ctx, pose);
-	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count);
+	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count, key);
 }
 
 /* One bone from a context following the clip without a map: its still
@@ -508,7 +517,7 @@ uint8_t animrt_rt_v3_bone_context(const animrt_clip *clip, uint32_t sequence, fl
 		if (tc->slot != sequence || !out[k])
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at);
+			cache_refill(c, tc, at, plain_key);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0))
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));

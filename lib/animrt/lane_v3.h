@@ -74,6 +74,13 @@ static inline void rt_v3_lane_key(const rt_v3_lane *v, uint32_t j, unsigned trac
 #define RT_V3_CONTEXT_NEWER 1
 #endif
 
+/* Key j of a lane into out (x y z w): rt_v3_lane_key, or a build of it. */
+typedef void (*rt_v3_key_fn)(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4]);
+
+/* rt_v3_lane_key built for processors with AVX2 (sample_v3_simd.c): the
+ * same bits. */
+void animrt_rt_v3_lane_key_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4]);
+
 /* Rotation caches of a context waiting for their slerps, eight at a time
  * (context_v3.c), and where each result goes. */
 typedef struct rt_v3_slerps8 {

@@ -445,6 +445,43 @@ V3_TARGET void v3_lerps(const struct animrt_compact *c, uint32_t g, rt_where at,
 }
 
 
+/* ------------------------------------------------- a context's keys */
+
+/* Where kept x y z and the rebuilt component go by the one left out. */
+static const int32_t v3_drop_order[4][4] = { { 3, 0, 1, 2 }, { 0, 3, 1, 2 }, { 0, 1, 3, 2 }, { 0, 1, 2, 3 } };
+
+/* A rotation from its kept components (x y z, lane 3 anything) and the
+ * one left out: compact_rotation_w's operations in its order. */
+V3_TARGET rt_f4 v3_rebuild1(rt_f4 k, unsigned dropped)
+{
+	rt_f4 k2 = rt_mul(k, k);
+	rt_f4 n = _mm_add_ss(_mm_add_ss(k2, _mm_movehdup_ps(k2)), _mm_movehl_ps(k2, k2));
+	rt_f4 r = _mm_and_ps(_mm_sqrt_ss(_mm_sub_ss(rt_set1(1.0f), n)), _mm_cmplt_ss(n, rt_set1(1.0f)));
+
+	return _mm_permutevar_ps(_mm_insert_ps(k, r, 0x30),
+				 _mm_loadu_si128((const __m128i *)(const void *)v3_drop_order[dropped]));
+}
+
+__attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
+animrt_rt_v3_lane_key_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4])
+{
+	if (v->is_raw) {
+		rt_v3_lane_key(v, j, track, out);
+		return;
+	}
+	uint64_t bit = v->first + (uint64_t)j * v->key_bits;
+	uint64_t q = v3_load64(v->keys + (size_t)(bit >> 3)) >> (bit & 7);
+	unsigned c0 = v->cbits[0], c01 = c0 + v->cbits[1];
+	__m128i qi = _mm_setr_epi32((int)_bzhi_u64(q, c0), (int)_bzhi_u64(q >> c0, v->cbits[1]),
+				    (int)_bzhi_u64(q >> c01, v->cbits[2]), 0);
+	/* compact_dequantize per component; lane 3 0 (min[0..2], step[0..2]
+	 * loaded with the float after each, multiplied by 0). */
+	rt_f4 step = _mm_blend_ps(_mm_loadu_ps(v->step), _mm_setzero_ps(), 8);
+	rt_f4 k = _mm_blend_ps(rt_add(_mm_loadu_ps(v->min), rt_mul(_mm_cvtepi32_ps(qi), step)), _mm_setzero_ps(), 8);
+
+	_mm_storeu_ps(out, track == ANIMRT_ROTATION ? v3_rebuild1(k, v->dropped) : k);
+}
+
 /* ------------------------------------------- a context's rotations */
 
 /* Key a (b: key b) of eight caches (lanes past n: the first's) as x y z w
@@ -651,8 +688,6 @@ V3_TARGET void v3_still(const rt_packed *pk, animrt_pose *pose)
 	}
 }
 
-/* Where kept x y z and the rebuilt component go by the one left out. */
-static const int32_t v3_drop_order[4][4] = { { 3, 0, 1, 2 }, { 0, 3, 1, 2 }, { 0, 1, 3, 2 }, { 0, 1, 2, 3 } };
 
 /* A constant rotation of u16 codes at p: compact_u16_to_unit and
  * compact_rotation_rebuild, their operations in their order. */
