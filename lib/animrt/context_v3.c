@@ -254,6 +254,31 @@ static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_whe
 	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0, key);
 }
 
+#if RT_V3_CONTEXT_NEWER
+/* cache_refill with the build for processors with AVX2: where the
+ * playhead stays in the segment whose decoding the cache keeps, with a
+ * key after it (most refills), keys a and b are unpacked at once, however
+ * many keys it passed. */
+static void cache_refill_newer(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at)
+{
+	uint32_t i = sample_of(at);
+	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1;
+	uint64_t below = tc->lane.mask & upto, above = tc->lane.mask & ~upto;
+
+	if (tc->segment != at.segment || tc->lane.segment != at.segment || !above || tc->lane.is_raw) {
+		cache_refill(c, tc, at, animrt_rt_v3_lane_key_newer);
+		return;
+	}
+	uint32_t j = rt_popcount64(below) - 1;
+
+	animrt_rt_v3_lane_keys2_newer(&tc->lane, j, tc->track, tc->a, tc->b);
+	tc->j = (uint8_t)j;
+	tc->k0 = (uint8_t)(63 - rt_clz64(below));
+	tc->k1 = (uint8_t)rt_ctz64(above);
+	tc->arc.angle = RT_NO_ARC;
+}
+#endif
+
 /* The weight between keys a and b (FORMAT.md 7.5): 0 where the last key
  * holds. */
 static inline float cache_weight(const rt_v3_cache *tc, float local)
@@ -437,7 +462,7 @@ static void rotations_eight(const struct animrt_compact *c, rt_where at, animrt_
 		if (tc->slot >= n)
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at, animrt_rt_v3_lane_key_newer);
+			cache_refill_newer(c, tc, at);
 		sl.tc[sl.count] = tc;
 		sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
 		if (++sl.count == 8)

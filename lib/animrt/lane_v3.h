@@ -81,6 +81,10 @@ typedef void (*rt_v3_key_fn)(const rt_v3_lane *v, uint32_t j, unsigned track, fl
  * same bits. */
 void animrt_rt_v3_lane_key_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4]);
 
+/* Keys j and j + 1 of a lane that is not raw into a and b at once, in
+ * the same build: the same bits. */
+void animrt_rt_v3_lane_keys2_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float a[4], float b[4]);
+
 /* Rotation caches of a context waiting for their slerps, eight at a time
  * (context_v3.c), and where each result goes. */
 typedef struct rt_v3_slerps8 {

@@ -58,7 +58,7 @@ void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, co
 /* Does the processor have what sample_v3_simd.c is built for, and does the system
  * keep the AVX registers (XCR0 bits 1 and 2)?  Asked once; racing first
  * callers store the same answer. */
-bool animrt_rt_cpu_is_newer(void)
+static inline bool cpu_is_newer(void)
 {
 	static atomic_int known;   /* 0 not asked yet, 1 no, 2 yes */
 	int k = atomic_load_explicit(&known, memory_order_relaxed);
@@ -80,6 +80,16 @@ bool animrt_rt_cpu_is_newer(void)
 	}
 	return k == 2;
 }
+
+bool animrt_rt_cpu_is_newer(void)
+{
+	return cpu_is_newer();
+}
+#else
+bool animrt_rt_cpu_is_newer(void)
+{
+	return false;
+}
 #endif
 
 void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint32_t *map, animrt_context *ctx,
@@ -90,7 +100,7 @@ void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint3
 		return;
 	}
 #if RT_NEWER_DISPATCH && RT_SIMD_SSE2
-	if (!is_reference && animrt_rt_cpu_is_newer()) {
+	if (!is_reference && cpu_is_newer()) {
 		animrt_rt_sample_v3_newer(clip, local_s, map, pose);
 		return;
 	}

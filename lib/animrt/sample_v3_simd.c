@@ -482,6 +482,37 @@ animrt_rt_v3_lane_key_newer(const rt_v3_lane *v, uint32_t j, unsigned track, flo
 	_mm_storeu_ps(out, track == ANIMRT_ROTATION ? v3_rebuild1(k, v->dropped) : k);
 }
 
+/* Keys j and j + 1 of a lane (not raw) into a and b at once, as
+ * animrt_rt_v3_lane_key_newer unpacks one. */
+__attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void
+animrt_rt_v3_lane_keys2_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float a[4], float b[4])
+{
+	uint64_t bit = v->first + (uint64_t)j * v->key_bits, bit2 = bit + v->key_bits;
+	uint64_t q = v3_load64(v->keys + (size_t)(bit >> 3)) >> (bit & 7);
+	uint64_t r = v3_load64(v->keys + (size_t)(bit2 >> 3)) >> (bit2 & 7);
+	unsigned c0 = v->cbits[0], c1 = v->cbits[1], c2 = v->cbits[2], c01 = c0 + c1;
+	__m256i qi = _mm256_setr_epi32((int)_bzhi_u64(q, c0), (int)_bzhi_u64(q >> c0, c1), (int)_bzhi_u64(q >> c01, c2),
+				       0, (int)_bzhi_u64(r, c0), (int)_bzhi_u64(r >> c0, c1),
+				       (int)_bzhi_u64(r >> c01, c2), 0);
+	rt_f4 step4 = _mm_blend_ps(_mm_loadu_ps(v->step), _mm_setzero_ps(), 8);
+	v3_f8 step = _mm256_set_m128(step4, step4), min = _mm256_broadcast_ps((const __m128 *)(const void *)v->min);
+	v3_f8 k = _mm256_blend_ps(_mm256_add_ps(min, _mm256_mul_ps(_mm256_cvtepi32_ps(qi), step)),
+				  _mm256_setzero_ps(), 0x88);
+
+	if (track == ANIMRT_ROTATION) {
+		/* compact_rotation_w per key, as v3_rebuild1. */
+		v3_f8 k2 = _mm256_mul_ps(k, k), one = V8(1.0f);
+		v3_f8 n = _mm256_add_ps(_mm256_add_ps(k2, _mm256_movehdup_ps(k2)), _mm256_permute_ps(k2, 0x02));
+		v3_f8 w = _mm256_and_ps(_mm256_sqrt_ps(_mm256_sub_ps(one, n)), _mm256_cmp_ps(n, one, _CMP_LT_OQ));
+		__m128i order = _mm_loadu_si128((const __m128i *)(const void *)v3_drop_order[v->dropped]);
+
+		k = _mm256_blend_ps(k, _mm256_permute_ps(w, 0x00), 0x88);
+		k = _mm256_permutevar_ps(k, _mm256_set_m128i(order, order));
+	}
+	_mm_storeu_ps(a, _mm256_castps256_ps128(k));
+	_mm_storeu_ps(b, _mm256_extractf128_ps(k, 1));
+}
+
 /* ------------------------------------------- a context's rotations */
 
 /* Key a (b: key b) of eight caches (lanes past n: the first's) as x y z w
