@@ -172,12 +172,30 @@ static inline bool cache_holds(const rt_v3_cache *tc, rt_where at)
 	return tc->segment == at.segment && tc->k0 <= i && (tc->k1 == RT_HOLD || i < tc->k1);
 }
 
+/* Key j of a lane (lane_v3.h), as cache_keys takes it. */
+static void plain_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4])
+{
+	rt_v3_lane_key(v, j, track, out);
+}
+
+/* How a refill decodes a lane in a record and a key of a lane: in plain
+ * C, or built for processors with AVX2 (the same bits). */
+typedef struct refill_ops {
+	rt_v3_lane (*lane_in)(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l);
+	rt_v3_key_fn key;
+} refill_ops;
+
+static const refill_ops plain_ops = { animrt_rt_v3_lane_in, plain_key };
+#if RT_V3_CONTEXT_NEWER
+static const refill_ops newer_ops = { animrt_rt_v3_lane_in_newer, animrt_rt_v3_lane_key_newer };
+#endif
+
 /* The lane's decoding in segment s (kept from an earlier refill, or
  * found in the record). */
-static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s)
+static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t s, const refill_ops *ops)
 {
 	if (tc->lane.segment != s || tc->segment == RT_NO_SEGMENT)
-		tc->lane = animrt_rt_v3_lane_in(c, tc->at / RT_LANES, s, tc->at % RT_LANES);
+		tc->lane = ops->lane_in(c, tc->at / RT_LANES, s, tc->at % RT_LANES);
 }
 
 /*
@@ -188,36 +206,30 @@ static inline void cache_lane(const struct animrt_compact *c, rt_v3_cache *tc, u
  * decoding kept.
  */
 static void cache_keys(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t j, uint32_t k0, uint64_t above,
-		       bool b_is_a, rt_v3_key_fn key)
+		       bool b_is_a, const refill_ops *ops)
 {
 	unsigned track = tc->track;
 
 	if (b_is_a)
 		memcpy(tc->a, tc->b, sizeof tc->a);
 	else
-		key(&tc->lane, j, track, tc->a);
+		ops->key(&tc->lane, j, track, tc->a);
 	tc->j = (uint8_t)j;
 	tc->k0 = (uint8_t)k0;
 	if (above) {
 		tc->k1 = (uint8_t)rt_ctz64(above);
-		key(&tc->lane, j + 1, track, tc->b);
+		ops->key(&tc->lane, j + 1, track, tc->b);
 	} else if (tc->segment + 1 < c->segment_count) {
 		/* Key a is the segment's last: the next refill is in the next
 		 * segment, which keeps the lane's decoding there. */
-		cache_lane(c, tc, tc->segment + 1);
+		cache_lane(c, tc, tc->segment + 1, ops);
 		tc->k1 = RT_NEXT_SEGMENT;
-		key(&tc->lane, 0, track, tc->b);
+		ops->key(&tc->lane, 0, track, tc->b);
 	} else {
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	}
 	tc->arc.angle = RT_NO_ARC;
-}
-
-/* Key j of a lane (lane_v3.h), as cache_keys takes it. */
-static void plain_key(const rt_v3_lane *v, uint32_t j, unsigned track, float out[4])
-{
-	rt_v3_lane_key(v, j, track, out);
 }
 
 /* The mask's keys after sample k (k <= 63). */
@@ -233,7 +245,7 @@ static inline uint64_t keys_after(uint64_t mask, uint32_t k)
  * and key b becomes key a only where the playhead entered the next
  * segment at its first key.
  */
-static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at, rt_v3_key_fn key)
+static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_where at, const refill_ops *ops)
 {
 	uint32_t s = at.segment, i = sample_of(at);
 
@@ -241,17 +253,17 @@ static void cache_refill(const struct animrt_compact *c, rt_v3_cache *tc, rt_whe
 		uint64_t above = keys_after(tc->lane.mask, tc->k1);
 
 		if (!above || i < rt_ctz64(above)) {
-			cache_keys(c, tc, tc->j + 1u, tc->k1, above, true, key);
+			cache_keys(c, tc, tc->j + 1u, tc->k1, above, true, ops);
 			return;
 		}
 	}
 	bool was_next = tc->segment + 1 == s && tc->k1 == RT_NEXT_SEGMENT;
-	cache_lane(c, tc, s);
+	cache_lane(c, tc, s, ops);
 	tc->segment = s;
 	uint64_t upto = i == 63 ? ~(uint64_t)0 : ((uint64_t)2 << i) - 1, below = tc->lane.mask & upto;
 	uint32_t j = rt_popcount64(below) - 1;
 
-	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0, key);
+	cache_keys(c, tc, j, 63 - rt_clz64(below), tc->lane.mask & ~upto, was_next && j == 0, ops);
 }
 
 #if RT_V3_CONTEXT_NEWER
@@ -266,7 +278,7 @@ static void cache_refill_newer(const struct animrt_compact *c, rt_v3_cache *tc, 
 	uint64_t below = tc->lane.mask & upto, above = tc->lane.mask & ~upto;
 
 	if (tc->segment != at.segment || tc->lane.segment != at.segment || !above || tc->lane.is_raw) {
-		cache_refill(c, tc, at, animrt_rt_v3_lane_key_newer);
+		cache_refill(c, tc, at, &newer_ops);
 		return;
 	}
 	uint32_t j = rt_popcount64(below) - 1;
@@ -421,7 +433,7 @@ static void rotations_wide(const struct animrt_compact *c, rt_where at, animrt_c
 
 		if (tc->slot < n) {
 			if (!cache_holds(tc, at))
-				cache_refill(c, tc, at, plain_key);
+				cache_refill(c, tc, at, &plain_ops);
 			sl.tc[sl.count] = tc;
 			sl.out[sl.count] = pose->rotation + 4 * (size_t)tc->slot;
 			sl.count++;
@@ -473,9 +485,9 @@ static void rotations_eight(const struct animrt_compact *c, rt_where at, animrt_
 #endif
 
 /* Caches [from, to) one at a time (rotations only for the reference),
- * their keys unpacked by `key`. */
+ * their lanes and keys decoded by `ops`. */
 static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animrt_context *ctx, animrt_pose *pose,
-			      uint32_t from, uint32_t to, rt_v3_key_fn key)
+			      uint32_t from, uint32_t to, const refill_ops *ops)
 {
 	rt_v3_cache *caches = rt_context_v3_caches(ctx);
 
@@ -486,7 +498,7 @@ static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animr
 		if (tc->slot >= pose->bone_count)
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at, key);
+			cache_refill(c, tc, at, ops);
 		float *out = track_out(pose, k, tc->slot), u = cache_weight(tc, at.local);
 		if (!(u > 0))
 			memcpy(out, tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));
@@ -507,18 +519,18 @@ void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_
 		return;   /* a pose of no bones has no arrays (animrt_pose_init) */
 	copy_image(ctx, pose);
 	if (is_reference) {
-		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count, plain_key);
+		tracks_one_by_one(c, at, ctx, pose, 0, ctx->track_count, &plain_ops);
 		return;
 	}
-	rt_v3_key_fn key = plain_key;
+	const refill_ops *ops = &plain_ops;
 #if RT_V3_CONTEXT_NEWER
 	if (animrt_rt_cpu_is_newer()) {
-		key = animrt_rt_v3_lane_key_newer;
+		ops = &newer_ops;
 		rotations_eight(c, at, ctx, pose);
 	} else
 #endif
 		rotations_wide(c, at, ctx, pose);
-	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count, key);
+	tracks_one_by_one(c, at, ctx, pose, ctx->rotation_count, ctx->track_count, ops);
 }
 
 /* One bone from a context following the clip without a map: its still
@@ -542,7 +554,7 @@ uint8_t animrt_rt_v3_bone_context(const animrt_clip *clip, uint32_t sequence, fl
 		if (tc->slot != sequence || !out[k])
 			continue;
 		if (!cache_holds(tc, at))
-			cache_refill(c, tc, at, plain_key);
+			cache_refill(c, tc, at, &plain_ops);
 		float u = cache_weight(tc, at.local);
 		if (!(u > 0))
 			memcpy(out[k], tc->a, (k == ANIMRT_ROTATION ? 4 : 3) * sizeof(float));

@@ -85,6 +85,9 @@ void animrt_rt_v3_lane_key_newer(const rt_v3_lane *v, uint32_t j, unsigned track
  * the same build: the same bits. */
 void animrt_rt_v3_lane_keys2_newer(const rt_v3_lane *v, uint32_t j, unsigned track, float a[4], float b[4]);
 
+/* animrt_rt_v3_lane_in in the same build: the same decoding. */
+rt_v3_lane animrt_rt_v3_lane_in_newer(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l);
+
 /* Rotation caches of a context waiting for their slerps, eight at a time
  * (context_v3.c), and where each result goes. */
 typedef struct rt_v3_slerps8 {

@@ -513,6 +513,43 @@ animrt_rt_v3_lane_keys2_newer(const rt_v3_lane *v, uint32_t j, unsigned track, f
 	_mm_storeu_ps(b, _mm256_extractf128_ps(k, 1));
 }
 
+/* Lane l of group g in segment s (animrt_rt_v3_lane_in) from the group's
+ * record decoded four lanes at once (v3_dec_of, whose ranges, bits and
+ * steps are the plain C decoding's); raw groups as the plain C one. */
+__attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) rt_v3_lane
+animrt_rt_v3_lane_in_newer(const struct animrt_compact *c, uint32_t g, uint32_t s, uint32_t l)
+{
+	compact3_shape sh;
+	const uint8_t *rec;
+	v3_dec d = { 0 };   /* v3_dec_of stores its key bits as a vector */
+	rt_v3_lane v;
+	float min[3][4], step[3][4];
+	uint64_t cb[3][4];
+
+	if (c->v3.has_raw[g])
+		return animrt_rt_v3_lane_in(c, g, s, l);
+	rec = v3_record(c, g, s, &sh);
+	v3_dec_of(c, g, rec, &sh, &d);
+	v.keys = d.keys;
+	v.segment = s;
+	v.first = 0;
+	for (uint32_t i = 0; i < l; i++)
+		v.first += (uint32_t)_mm_popcnt_u64(v3_mask(rec, &sh, i)) * d.kb[i];
+	v.mask = v3_mask(rec, &sh, l);
+	v.key_bits = (uint8_t)d.kb[l];
+	for (int k = 0; k < 3; k++) {
+		_mm_storeu_ps(min[k], d.min[k]);
+		_mm_storeu_ps(step[k], d.step[k]);
+		_mm256_storeu_si256((__m256i *)(void *)cb[k], d.cb[k]);
+		v.min[k] = min[k][l];
+		v.step[k] = step[k][l];
+		v.cbits[k] = (uint8_t)cb[k][l];
+	}
+	v.dropped = (uint8_t)COMPACT3_CODE_DROPPED(rec[l]);
+	v.is_raw = false;
+	return v;
+}
+
 /* ------------------------------------------- a context's rotations */
 
 /* Key a (b: key b) of eight caches (lanes past n: the first's) as x y z w
