@@ -744,6 +744,82 @@ static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
 	free(bytes);
 }
 
+/* Does `ctx` at `t` (Repeat) give other bits than the plain C sampler
+ * without one (p[1], p[0])? */
+static bool context_differs(const animrt_clip *pk, animrt_context *ctx, animrt_pose p[2], float t)
+{
+	uint32_t n = pk->sequence_count;
+
+	assert_int_equal(animrt_rt_clip_sample_reference(pk, t, ANIMRT_PLAY_REPEAT, NULL, &p[0]), ANIMRT_OK);
+	assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, ctx, &p[1]), ANIMRT_OK);
+	return memcmp(p[0].translation, p[1].translation, 3 * n * sizeof(float)) ||
+	       memcmp(p[0].rotation, p[1].rotation, 4 * n * sizeof(float)) ||
+	       memcmp(p[0].scale, p[1].scale, 3 * n * sizeof(float)) || memcmp(p[0].tracks, p[1].tracks, n);
+}
+
+/* A context on `pk`: playback forward and backward at 24, 60 and 144 Hz
+ * (the context taking the samples), then jumps, each followed by three
+ * near steps; returns the poses not the plain C sampler's bits. */
+static long context_playback_differs(const animrt_clip *pk)
+{
+	static const float rates[] = { 24, 60, 144, -60 };
+	uint32_t n = pk->sequence_count;
+	void *mc = malloc(animrt_context_size_bytes(n)), *pm[2];
+	animrt_pose p[2];
+	uint64_t seed = 5;
+	long differ = 0;
+
+	for (int j = 0; j < 2; j++) {
+		pm[j] = malloc(animrt_pose_size_bytes(n));
+		animrt_pose_init(&p[j], pm[j], n);
+	}
+	for (int r = 0; r < 4; r++) {
+		animrt_context *ctx = animrt_context_init(mc, n);
+
+		for (int i = 0; i < 700; i++)
+			differ += context_differs(pk, ctx, p, (rates[r] > 0 ? 0 : pk->duration_s) + (float)i / rates[r]);
+		assert_true(ctx->near_run >= RT_CONTEXT_SETTLE);
+	}
+	animrt_context *ctx = animrt_context_init(mc, n);
+	for (int i = 0; i < 300; i++) {
+		seed = seed * 6364136223846793005u + 1442695040888963407u;
+		float t = (float)((double)(seed >> 11) / 9007199254740992.0 * pk->duration_s);
+
+		for (int k = 0; k < 4; k++)
+			differ += context_differs(pk, ctx, p, t + (float)k / 60);
+	}
+	for (int j = 0; j < 2; j++)
+		free(pm[j]);
+	free(mc);
+	return differ;
+}
+
+/*
+ * A context gives the plain C sampler's bits (sample_v3.c) in playback
+ * and after jumps, on every processor (with AVX2 its slerps, keys and
+ * lanes take the build for it, sample_v3_simd.c): on the mixed-arcs clip
+ * (21 rotations: slerps of eight and of five, short and long arcs, four
+ * segments) and on varied_clip with quantised and with float32 keys.
+ */
+static void a_context_gives_the_plain_c_bits(void **state)
+{
+	static const animc_tolerance raw = { 1e-4f, 1e-4f, 1e-6f };
+	animc_clip *clips[3] = { mixed_arcs_clip(), varied_clip(), varied_clip() };
+
+	(void)state;
+	for (int k = 0; k < 3; k++) {
+		size_t size;
+		uint8_t *bytes = compile(clips[k], true, k == 2 ? &raw : NULL, &size, NULL);
+		animrt_clip *pk = open_packed(bytes, size);
+
+		assert_true(animrt_clip_context_tracks(pk) > 0);
+		assert_int_equal(context_playback_differs(pk), 0);
+		animrt_close(pk);
+		animc_clip_destroy(clips[k]);
+		free(bytes);
+	}
+}
+
 /* The times the in-place and decoded samplers are compared at: every grid
  * step and halfway and either side of each step, the duration and either
  * side of it, past it and before 0, then random times from before 0 to past
@@ -931,6 +1007,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_pose_of_no_bones_samples_with_a_context),
 	cmocka_unit_test(one_bone_samples_on_every_layout),
 	cmocka_unit_test(one_bone_equals_the_pose_on_mixed_arcs),
+	cmocka_unit_test(a_context_gives_the_plain_c_bits),
 	cmocka_unit_test(in_place_and_decoded_give_the_same_bits),
 };
 
