@@ -757,9 +757,21 @@ static bool context_differs(const animrt_clip *pk, animrt_context *ctx, animrt_p
 	       memcmp(p[0].scale, p[1].scale, 3 * n * sizeof(float)) || memcmp(p[0].tracks, p[1].tracks, n);
 }
 
+/* Does one bone b with `ctx` at `t` (Repeat) give other bits than the
+ * plain C sampler's pose p (sampled at t)? */
+static bool bone_differs(const animrt_clip *pk, animrt_context *ctx, const animrt_pose *p, uint32_t b, float t)
+{
+	float T[3], R[4], S[3];
+
+	assert_int_equal(animrt_clip_sample_bone(pk, b, t, ANIMRT_PLAY_REPEAT, ctx, T, R, S), ANIMRT_OK);
+	return memcmp(T, p->translation + 3 * b, sizeof T) || memcmp(R, p->rotation + 4 * b, sizeof R) ||
+	       memcmp(S, p->scale + 3 * b, sizeof S);
+}
+
 /* A context on `pk`: playback forward and backward at 24, 60 and 144 Hz
  * (the context taking the samples), then jumps, each followed by three
- * near steps; returns the poses not the plain C sampler's bits. */
+ * near steps, whole poses and one bone (with a context of its own);
+ * returns the samples not the plain C sampler's bits. */
 static long context_playback_differs(const animrt_clip *pk)
 {
 	static const float rates[] = { 24, 60, 144, -60 };
@@ -780,17 +792,21 @@ static long context_playback_differs(const animrt_clip *pk)
 			differ += context_differs(pk, ctx, p, (rates[r] > 0 ? 0 : pk->duration_s) + (float)i / rates[r]);
 		assert_true(ctx->near_run >= RT_CONTEXT_SETTLE);
 	}
-	animrt_context *ctx = animrt_context_init(mc, n);
+	void *mb = malloc(animrt_context_size_bytes(n));
+	animrt_context *ctx = animrt_context_init(mc, n), *bone = animrt_context_init(mb, n);
 	for (int i = 0; i < 300; i++) {
 		seed = seed * 6364136223846793005u + 1442695040888963407u;
 		float t = (float)((double)(seed >> 11) / 9007199254740992.0 * pk->duration_s);
 
-		for (int k = 0; k < 4; k++)
+		for (int k = 0; k < 4; k++) {
 			differ += context_differs(pk, ctx, p, t + (float)k / 60);
+			differ += bone_differs(pk, bone, &p[0], (uint32_t)i % n, t + (float)k / 60);
+		}
 	}
 	for (int j = 0; j < 2; j++)
 		free(pm[j]);
 	free(mc);
+	free(mb);
 	return differ;
 }
 
