@@ -43,6 +43,9 @@
 #define RT_JUMP_SECONDS 0.125f
 #define RT_JUMP_OF_CLIP 0.125f
 
+/* A cache's arc until the slerps compute it. */
+static const rt_arc no_arc = { RT_NO_ARC, 0 };
+
 static const float identity_value[COMPACT_TRACKS][4] = { { 0, 0, 0, 0 }, { 0, 0, 0, 1 }, { 1, 1, 1, 0 } };
 
 /* The context's image as a pose of its bone count. */
@@ -229,7 +232,7 @@ static void cache_keys(const struct animrt_compact *c, rt_v3_cache *tc, uint32_t
 		tc->k1 = RT_HOLD;
 		memcpy(tc->b, tc->a, sizeof tc->b);
 	}
-	tc->arc.angle = RT_NO_ARC;
+	tc->arc = no_arc;   /* whole: the slerps load it so */
 }
 
 /* The mask's keys after sample k (k <= 63). */
@@ -287,7 +290,7 @@ static void cache_refill_newer(const struct animrt_compact *c, rt_v3_cache *tc, 
 	tc->j = (uint8_t)j;
 	tc->k0 = (uint8_t)(63 - rt_clz64(below));
 	tc->k1 = (uint8_t)rt_ctz64(above);
-	tc->arc.angle = RT_NO_ARC;
+	tc->arc = no_arc;   /* whole: the slerps load it so */
 }
 #endif
 

@@ -591,15 +591,21 @@ V3_TARGET void v8_arcs(const v3_f8 a[4], const v3_f8 b[4], v3_f8 *angle, v3_f8 *
 V3_TARGET void v8_cache_arcs(rt_v3_slerps8 *sl, const v3_f8 a[4], const v3_f8 b[4], v3_f8 *angle, v3_f8 *inv)
 {
 	rt_v3_cache *const *tc = sl->tc;
-	uint32_t n = sl->count, i[8];
+	uint32_t n = sl->count;
+	__m128 pair[4];
 
-	for (uint32_t l = 0; l < 8; l++)
-		i[l] = l < n ? l : 0;
-	*angle = _mm256_setr_ps(tc[i[0]]->arc.angle, tc[i[1]]->arc.angle, tc[i[2]]->arc.angle, tc[i[3]]->arc.angle,
-				tc[i[4]]->arc.angle, tc[i[5]]->arc.angle, tc[i[6]]->arc.angle, tc[i[7]]->arc.angle);
-	*inv = _mm256_setr_ps(tc[i[0]]->arc.signed_inv_sin, tc[i[1]]->arc.signed_inv_sin, tc[i[2]]->arc.signed_inv_sin,
-			      tc[i[3]]->arc.signed_inv_sin, tc[i[4]]->arc.signed_inv_sin, tc[i[5]]->arc.signed_inv_sin,
-			      tc[i[6]]->arc.signed_inv_sin, tc[i[7]]->arc.signed_inv_sin);
+	/* Each cache's arc as one 8-byte load (a refill stores it whole),
+	 * two caches to a vector. */
+	for (uint32_t l = 0; l < 8; l += 2) {
+		const rt_arc *p0 = &tc[l < n ? l : 0]->arc, *p1 = &tc[l + 1 < n ? l + 1 : 0]->arc;
+
+		pair[l / 2] = _mm_castsi128_ps(_mm_unpacklo_epi64(_mm_loadl_epi64((const __m128i *)(const void *)p0),
+								  _mm_loadl_epi64((const __m128i *)(const void *)p1)));
+	}
+	*angle = _mm256_set_m128(_mm_shuffle_ps(pair[2], pair[3], _MM_SHUFFLE(2, 0, 2, 0)),
+				 _mm_shuffle_ps(pair[0], pair[1], _MM_SHUFFLE(2, 0, 2, 0)));
+	*inv = _mm256_set_m128(_mm_shuffle_ps(pair[2], pair[3], _MM_SHUFFLE(3, 1, 3, 1)),
+			       _mm_shuffle_ps(pair[0], pair[1], _MM_SHUFFLE(3, 1, 3, 1)));
 	v3_f8 is_new = _mm256_cmp_ps(*angle, V8(-1.5f), _CMP_LT_OQ);
 	if (!_mm256_movemask_ps(is_new))
 		return;
