@@ -689,6 +689,57 @@ static const char *lookat_why(const double v[9], double up[3])
 	return fabs(f[0] * u[0] + f[1] * u[1] + f[2] * u[2]) > ANIMC_DECOMPOSE_SHEAR_TOLERANCE ? "" : NULL;
 }
 
+/* The length squared of `v` as Assimp's aiVector3D::Normalize takes it, in
+ * floats. */
+static float length_squared_in_floats(float x, float y, float z)
+{
+	return x * x + y * y + z * z;
+}
+
+/*
+ * Why a <lookat>'s values `v` make no matrix in floats, as Assimp 5.2
+ * builds it (each value a float, the up and the view normalised in
+ * floats): into `why`, and the index of the value to point at; -1 when
+ * they make one.  A value no float holds (inf, nan, past 3.4e38) was said
+ * as "an up of 0 0 0" or "its eye and interest at one point", and a
+ * length whose square is past the largest float (past 1.8e19) or 0 in
+ * one (below about 4e-23) built a scale of 0, said as a zero-scale key.
+ */
+static int lookat_past_float(const double v[9], char *why, size_t size)
+{
+	static const char *const parts[] = { "an eye", "an interest", "an up" };
+	float f[9], len2[2];
+
+	for (int i = 0; i < 9; i++) {
+		if (fabs(v[i]) <= FLT_MAX) {
+			f[i] = (float)v[i];
+			continue;
+		}
+		if (isnan(v[i]) || isinf(v[i]))
+			snprintf(why, size, "%s whose %c is %s (%g)", parts[i / 3], "xyz"[i % 3],
+				 isnan(v[i]) ? "not a number" : "infinite", v[i]);
+		else
+			snprintf(why, size, "%s whose %c is %g, past what a float holds (3.4e+38)", parts[i / 3],
+				 "xyz"[i % 3], v[i]);
+		return i;
+	}
+	len2[0] = length_squared_in_floats(f[3] - f[0], f[4] - f[1], f[5] - f[2]);
+	len2[1] = length_squared_in_floats(f[6], f[7], f[8]);
+	for (int k = 0; k < 2; k++) {
+		if (len2[k] == 0 && (k ? f[6] || f[7] || f[8] : f[3] != f[0] || f[4] != f[1] || f[5] != f[2])) {
+			snprintf(why, size, "%s so short that its length squared is 0 in a float (a length below "
+				 "about 4e-23)", k ? "an up" : "a view (eye to interest)");
+			return k ? 6 : 3;
+		}
+		if (isinf(len2[k])) {
+			snprintf(why, size, "%s so long that its length squared is past what a float holds (past "
+				 "1.8e19)", k ? "an up" : "a view (eye to interest)");
+			return k ? 6 : 3;
+		}
+	}
+	return -1;
+}
+
 /* Say <lookat> `e` of keyed node `node` (`v`: its values, or a key's, at
  * `line`; `what` names which) when Assimp would not make the view's
  * rotation of it; true when said. */
@@ -696,8 +747,17 @@ static bool say_lookat_values(const char *id, const char *what, const double v[9
 			      animc_diag_sink *sink)
 {
 	double up[3];
-	const char *why = lookat_why(v, up);
+	char past[160];
+	const char *why;
 
+	if (lookat_past_float(v, past, sizeof past) >= 0) {
+		animc_diag_report(sink, ANIMC_ERROR, line, 0, "node '%s': %s has %s, which makes no rotation: "
+				  "Assimp builds its matrix in floats, where it comes out NaN or of scale 0; give it "
+				  "values a float holds, an interest apart from the eye and an up of length 1",
+				  id, what, past);
+		return true;
+	}
+	why = lookat_why(v, up);
 	if (!why)
 		return false;
 	if (why[0])
@@ -738,8 +798,12 @@ static bool say_lookat(const animc_collada *dae, const xmlNode *node, const xmlN
 		keyed = keyed_by(dae, target);
 	}
 	for (size_t k = 0; keyed && keyed->values.stride == 9 && (k + 1) * 9 <= keyed->values.count; k++) {
+		const double *key = &keyed->values.values[k * 9];
+		char past[160];
+		int at = lookat_past_float(key, past, sizeof past);
+
 		snprintf(what, sizeof what, "key %zu of its <lookat>", k);
-		if (say_lookat_values(id, what, &keyed->values.values[k * 9], number_line(&keyed->values, k * 9), sink))
+		if (say_lookat_values(id, what, key, number_line(&keyed->values, k * 9 + (at < 0 ? 0 : (size_t)at)), sink))
 			return true;
 	}
 	return !keyed && n == 9 && say_lookat_values(id, "its <lookat>", v, (uint32_t)xmlGetLineNo(e), sink);

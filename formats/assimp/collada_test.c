@@ -979,6 +979,45 @@ static void a_lookat_of_a_slanted_up_fails_at_its_line(void **state)
 	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
 }
 
+/* A <lookat> holding a value no float holds (inf, nan, past 3.4e38), or an
+ * up or a view whose length Assimp cannot normalise in floats (its square
+ * past the largest float, or 0 in one): Assimp builds the matrix in
+ * floats.  An infinite up was said as "an up of 0 0 0", an infinite eye
+ * as "its eye and interest at one point", which the file does not hold;
+ * an up of 1e39 failed as "rotation key 0 is NaN", naming no line, and
+ * one of 1e20 or 1e-30 compiled to a scale of 0 under a zero-scale-key
+ * warning.  An error at the line of the value, naming it; an up of 1e18
+ * compiles. */
+static void a_lookat_of_values_no_float_holds_fails_at_its_line(void **state)
+{
+	static const transform_case cases[] = {
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 0 0 0 inf 0",
+		  "node 'Root': its <lookat> has an up whose y is infinite (inf), which makes no rotation: Assimp "
+		  "builds its matrix in floats", "        <lookat sid=\"l\">0 0 0 1 0 0 0 inf 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 0 0 0 1e39 0",
+		  "node 'Root': its <lookat> has an up whose y is 1e+39, past what a float holds (3.4e+38)",
+		  "        <lookat sid=\"l\">0 0 0 1 0 0 0 1e39 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 -inf 0 0 0 1 0",
+		  "node 'Root': its <lookat> has an interest whose x is infinite (-inf)",
+		  "        <lookat sid=\"l\">0 0 0 -inf 0 0 0 1 0</lookat>", 3 },
+		{ "Root/l", "0 0 0 0 0 -1 0 1 0\n0 0 0 0 0 -1 0 1e20 0", "0 0 0 0 0 -1 0 1 0",
+		  "node 'Root': key 1 of its <lookat> has an up so long that its length squared is past what a float holds",
+		  "0 0 0 0 0 -1 0 1e20 0</float_array>", 9 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 0 0 0 1e20 0",
+		  "node 'Root': its <lookat> has an up so long that its length squared is past what a float holds",
+		  "        <lookat sid=\"l\">0 0 0 1 0 0 0 1e20 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 0 0 0 1e-30 0",
+		  "node 'Root': its <lookat> has an up so short that its length squared is 0 in a float",
+		  "        <lookat sid=\"l\">0 0 0 1 0 0 0 1e-30 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1e20 0 0 0 1 0",
+		  "node 'Root': its <lookat> has a view (eye to interest) so long that its length squared is past",
+		  "        <lookat sid=\"l\">0 0 0 1e20 0 0 0 1 0</lookat>", 3 },
+		{ "Root/location", "0 0 0 1 0 0", "0 0 0 1 0 0 0 1e18 0", NULL, NULL, 3 },
+	};
+	(void)state;
+	import_transform_cases(cases, sizeof cases / sizeof *cases, "lookat", "l");
+}
+
 /* A <lookat> whose up is perpendicular to its view as an exporter rounds
  * it compiles, as it did, on a keyed node or in a key: to 3 decimals
  * (2.4e-4 off, as the |cos| of the angle between up and view), or 0.0009
@@ -1074,6 +1113,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(an_accessor_past_its_array_fails_at_its_line),
 	cmocka_unit_test(a_skew_fails_at_its_line),
 	cmocka_unit_test(a_lookat_of_a_slanted_up_fails_at_its_line),
+	cmocka_unit_test(a_lookat_of_values_no_float_holds_fails_at_its_line),
 	cmocka_unit_test(a_lookat_short_of_numbers_is_refused_by_assimp),
 	cmocka_unit_test(a_lookat_of_an_up_rounded_by_its_exporter_compiles),
 	cmocka_unit_test(a_one_key_accessor_under_its_params_compiles),
