@@ -1137,6 +1137,59 @@ static void a_build_waiting_for_the_lock_names_no_process_gone(void **state)
 	free(shim), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A build waiting for OUTDIR's lock names its holder on one line, though
+ * the holder's command line holds a newline (here flock(1) run as
+ * "two\nlines"): the line it said broke in two at it. */
+static void a_build_waiting_for_the_lock_names_its_holder_on_one_line(void **state)
+{
+	char *dir = test_tmpdir("waiting-newline"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/lock", out);
+	char *err = test_format("%s/err", dir), *text = NULL, *holder, *said, *end, *tail;
+	pid_t flocker, pid;
+	int fd, status;
+	test_run r;
+
+	(void)state;
+	if (access("/usr/bin/flock", X_OK) != 0)
+		skip();
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	flocker = fork();
+	assert_true(flocker >= 0);
+	if (flocker == 0) {
+		setpgid(0, 0);
+		execl("/usr/bin/flock", "two\nlines", "-o", lock, "sleep", "20", (char *)NULL);
+		_exit(127);
+	}
+	fd = open(lock, O_RDWR | O_CLOEXEC);
+	for (int i = 0; i < 500 && fd >= 0 && flock(fd, LOCK_SH | LOCK_NB) == 0; i++) {
+		flock(fd, LOCK_UN);
+		usleep(10000);
+	}
+	close(fd);
+	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(err, NULL);
+	}
+	free(text);
+	kill(-flocker, SIGTERM);
+	waitpid(flocker, NULL, 0);
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = (char *)test_read_file(err, NULL);
+	holder = test_format("locked by process %ld (two?lines -o ", (long)flocker);
+	said = text ? strstr(text, "animc: waiting for '") : NULL;
+	end = said ? strchr(said, '\n') : NULL;
+	tail = said ? strstr(said, "): a clean or another build of this folder") : NULL;
+	if (!said || !strstr(said, holder) || !end || !tail || tail > end)
+		fail_msg("stderr: %s", text ? text : "(none)");
+	free(holder), free(text), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* A build waiting for OUTDIR's lock says so once, though the lock it waited
  * for was removed meanwhile and the one made in its place is held too (a
  * clean, then another): it said so again for each. */
@@ -5738,6 +5791,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_no_process_gone),
 	cmocka_unit_test(clean_refused_by_builds_names_them),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
+	cmocka_unit_test(a_build_waiting_for_the_lock_names_its_holder_on_one_line),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),

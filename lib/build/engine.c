@@ -240,8 +240,18 @@ static int open_state_dir(const build_ctx *ctx, const char *dir, bool for_clean,
 	return -1;
 }
 
+/* `text` with its control characters as '?', to be said on one line. */
+static void printable(char *text)
+{
+	for (char *c = text; *c; c++)
+		*c = (unsigned char)*c < ' ' || *c == 0x7f ? '?' : *c;
+}
+
 /* The command line of process `pid` (0: this one), its arguments joined
- * by spaces, cut to `size`; empty when it cannot be read. */
+ * by spaces, cut to `size`, its control characters as '?' (an argument
+ * holding a newline broke the line naming a lock's holder, and the holder's
+ * own line, written cut at it, no longer named it); empty when it cannot
+ * be read. */
 static void read_command(long pid, char *comm, size_t size)
 {
 	char name[64];
@@ -258,6 +268,7 @@ static void read_command(long pid, char *comm, size_t size)
 			comm[i] = comm[i] ? comm[i] : ' ';
 		comm[n] = '\0';
 		fclose(f);
+		printable(comm);
 	}
 }
 
@@ -314,13 +325,6 @@ static void lock_holder(int fd, char *who, size_t size)
 		name_process(pid, who, size);
 }
 
-/* `text` with its control characters as '?', to be said on one line. */
-static void printable(char *text)
-{
-	for (char *c = text; *c; c++)
-		*c = (unsigned char)*c < ' ' || *c == 0x7f ? '?' : *c;
-}
-
 /* Whether the holder's line `line` names a process that runs now with the
  * command it wrote: one killed before it took its line out is gone, or
  * its number taken by another process (a waiter would name it while
@@ -340,7 +344,6 @@ static bool names_a_running_holder(const char *line)
 		read_command(0, comm, sizeof comm);
 		return !comm[0];
 	}
-	printable(comm);
 	snprintf(now, sizeof now, "process %ld (%s)", pid, comm);
 	return strcmp(line, now) == 0;
 }
@@ -405,8 +408,11 @@ static int lock_alone(int fd)
 	if (flock(fd, LOCK_EX | LOCK_NB) != 0)
 		return errno == EAGAIN ? EWOULDBLOCK : errno;
 	read_command(0, comm, sizeof comm);
-	n = snprintf(line, sizeof line, "process %ld (%s)\n", (long)getpid(),
-		     comm[0] ? comm : program_invocation_short_name);
+	if (!comm[0]) {
+		snprintf(comm, sizeof comm, "%s", program_invocation_short_name);
+		printable(comm);
+	}
+	n = snprintf(line, sizeof line, "process %ld (%s)\n", (long)getpid(), comm);
 	if (n > 0 && ftruncate(fd, 0) == 0 && pwrite(fd, line, (size_t)n, 0) < 0)
 		(void)ftruncate(fd, 0);
 	return 0;
