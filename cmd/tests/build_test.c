@@ -1137,6 +1137,46 @@ static void a_build_waiting_for_the_lock_names_no_process_gone(void **state)
 	free(shim), free(err), free(lock), free(out), free(in), free(dir);
 }
 
+/* A build waiting to save the manifest (another build holds
+ * OUTDIR/.animc/manifest.lock, here this test) says so once, naming the
+ * holder, as a build waiting for OUTDIR's lock does, and saves once it is
+ * let go.  It waited without a word. */
+static void a_build_waiting_to_save_the_manifest_says_so(void **state)
+{
+	char *dir = test_tmpdir("waiting-save"), *in = test_format("%s/in", dir);
+	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/manifest.lock", out);
+	char *err = test_format("%s/err", dir), *output = test_format("%s/Turn.xnb", out), *text = NULL, *want;
+	test_run r;
+	pid_t pid;
+	int fd, status;
+
+	(void)state;
+	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
+	r = test_animc("build", "-q", "-o", out, in, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	assert_int_equal(unlink(output), 0);
+	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
+	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
+	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
+	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
+		usleep(10000);
+		free(text);
+		text = (char *)test_read_file(err, NULL);
+	}
+	free(text);
+	close(fd);
+	status = wait_briefly(pid);
+	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
+	text = (char *)test_read_file(err, NULL);
+	want = test_format("animc: waiting for '%s', locked by process %ld (", lock, (long)getpid());
+	if (!text || !strstr(text, want) || !strstr(text, "): another build of this folder saving its manifest\n") ||
+	    strstr(strstr(text, "waiting for") + 1, "waiting for"))
+		fail_msg("want '%s', stderr: %s", want, text ? text : "(none)");
+	assert_true(test_file_exists(output));
+	free(want), free(text), free(output), free(err), free(lock), free(out), free(in), free(dir);
+}
+
 /* A build waiting for OUTDIR's lock names its holder on one line, though
  * the holder's command line holds a newline (here flock(1) run as
  * "two\nlines"): the line it said broke in two at it. */
@@ -5792,6 +5832,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_refused_by_builds_names_them),
 	cmocka_unit_test(a_build_waiting_for_the_lock_says_so_once),
 	cmocka_unit_test(a_build_waiting_for_the_lock_names_its_holder_on_one_line),
+	cmocka_unit_test(a_build_waiting_to_save_the_manifest_says_so),
 	cmocka_unit_test(a_file_system_that_cannot_lock_is_said),
 	cmocka_unit_test(a_manifest_lock_that_fails_keeps_the_journal),
 	cmocka_unit_test(builds_side_by_side_share_a_folder),

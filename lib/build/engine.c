@@ -313,9 +313,7 @@ static void name_process(long pid, char *who, size_t size)
 	snprintf(who, size, comm[0] ? "process %ld (%s)" : "process %ld", pid, comm);
 }
 
-/* Who holds the lock on the file open at fd alone, from /proc/locks: "pid
- * N (command)" into `who`; empty when it cannot be told (lock_holder_pid). */
-static void lock_holder(int fd, char *who, size_t size)
+void build_lock_holder(int fd, char *who, size_t size)
 {
 	unsigned count;
 	long pid = lock_holder_pid(fd, false, &count);
@@ -379,7 +377,7 @@ static bool wait_for_lock(const build_ctx *ctx, int fd, const char *path, bool *
 
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0)
 		return true;
-	lock_holder(fd, who, sizeof who);
+	build_lock_holder(fd, who, sizeof who);
 	if (!who[0])
 		lock_holder_written(fd, who, sizeof who);
 	if (flock(fd, LOCK_SH | LOCK_NB) == 0)

@@ -93,6 +93,9 @@ struct build_ctx {
 	/* What this run last wrote took in other builds' entries, which its own
 	 * view (commit.next) does not hold: the next save merges again. */
 	bool saved_merged;
+	/* This run said it waits for another build saving the manifest (said
+	 * once a run, as the wait for OUTDIR's lock is). */
+	bool said_save_wait;
 	/* The shared cache, a stage in front of the runner; NULL when none. */
 	build_cache_stage *cache;
 	/* Told which importer a compile uses, once it is known (workers pass
@@ -129,6 +132,9 @@ void build_run_fail(build_ctx *ctx, const char *what);
 extern void *(*build_run_realloc)(void *ptr, size_t size);
 void build_run_out_of_memory(build_ctx *ctx, const char *what);
 int build_engine_run_with(build_command command, build_options *o, const build_engine_deps *deps);
+/* Who holds the lock on the file open at fd alone, from /proc/locks:
+ * "process N (command)" into `who`; empty when it cannot be told. */
+void build_lock_holder(int fd, char *who, size_t size);
 /* The index of an input of o that is not there and holds the output
  * folder, as the system reaches the two (`-o art/out art` with no `art`):
  * making OUTDIR would make the input again.  -1 when none, when OUTDIR is

@@ -1965,6 +1965,23 @@ static bool file_hash_is(int at, const char *name, const build_hash *want)
 	return ok && build_hash_equal(&got, want);
 }
 
+/* The manifest's lock at fd (`path`) held by another build saving: said
+ * on stderr, with who holds it, once a run, -q or not, as the wait for
+ * OUTDIR's lock is (a run that seems to hang says why).  It waited without
+ * a word for as long as the holder held it. */
+static void say_save_wait(build_ctx *ctx, int fd, const char *path)
+{
+	char who[128];
+
+	if (ctx->said_save_wait || flock(fd, LOCK_EX | LOCK_NB) == 0 || errno != EWOULDBLOCK)
+		return;
+	build_lock_holder(fd, who, sizeof who);
+	fprintf(stderr, "animc: waiting for '%s', locked by %s: another build of this folder saving its "
+		"manifest\n", path, who[0] ? who : "another process");
+	fflush(stderr);
+	ctx->said_save_wait = true;
+}
+
 /* OUTDIR/.animc/manifest.lock, made and held for a save: its descriptor,
  * or -1 (said in err) when it cannot be. */
 static int take_save_lock(build_ctx *ctx, const char *path, cli_error *err)
@@ -1997,6 +2014,7 @@ static int take_save_lock(build_ctx *ctx, const char *path, cli_error *err)
 	}
 	/* Another build saving holds it a moment; a stop signal while this
 	 * one waits (a holder stopped, or never letting go) ends the wait. */
+	say_save_wait(ctx, fd, lock_path);
 	while (flock(fd, LOCK_EX) != 0)
 		if (errno != EINTR || (ctx->stop_signal && *ctx->stop_signal)) {
 			if (errno != EINTR)
