@@ -2673,6 +2673,31 @@ static void clean_removes_nothing_through_a_linked_state_folder(void **state)
 	free(taken), free(journal), free(record), free(lock), free(out), free(dir);
 }
 
+/* `animc outputs` reads no manifest through an OUTDIR/.animc that is a
+ * symbolic link, as the build reads none: it says so, and lists as with
+ * no manifest.  It listed from the manifest at the link's far end, which
+ * may lie anywhere, without a word (`animc watch` read it likewise). */
+static void outputs_reads_no_manifest_through_a_linked_state_folder(void **state)
+{
+	char *dir = test_tmpdir("outputs-linked-state");
+	char *out = test_format("%s/out", dir), *src = test_format("%s/src", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s' '%s/elsewhere' && cp " CRANE "/Turn.Animation '%s'", src, dir, src);
+	r = test_animc("build", "-q", "-o", out, src, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	test_sh("mv '%s/.animc' '%s/elsewhere/state' && ln -s ../elsewhere/state '%s/.animc'", out, dir, out);
+	r = test_animc("outputs", "-o", out, src, NULL);
+	if (r.status != 0 || !strstr(r.out, "out/Turn.xnb\n") ||
+	    !strstr(r.err, "out/.animc/manifest: warning: its folder is a symbolic link, not the folder animc makes; "
+			   "not read through it; compiling every source [manifest]\n"))
+		fail_msg("exit %d\n%s%s", r.status, r.out, r.err);
+	test_run_release(&r);
+	free(src), free(out), free(dir);
+}
+
 /* A symbolic link in place of OUTDIR/.animc/lock or manifest.lock is not
  * followed: build and clean make and lock no file at its far end, outside
  * OUTDIR, and say so. */
@@ -5845,6 +5870,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(clean_removes_what_killed_builds_left),
 	cmocka_unit_test(a_build_waiting_for_clean_takes_the_new_lock),
 	cmocka_unit_test(clean_removes_nothing_through_a_linked_state_folder),
+	cmocka_unit_test(outputs_reads_no_manifest_through_a_linked_state_folder),
 	cmocka_unit_test(no_lock_is_made_through_a_link),
 	cmocka_unit_test(no_state_file_is_read_through_a_link),
 	cmocka_unit_test(no_state_file_is_read_through_a_link_put_in_place_after_a_check),

@@ -1632,6 +1632,47 @@ bool manifest_is_unchanged(const manifest *m, const char *path)
 	return is_unchanged_at(m, AT_FDCWD, path);
 }
 
+/*
+ * The state file `name` of the folder open at `at` opened for reading,
+ * following no symbolic link in its place; from the working folder
+ * (AT_FDCWD: `animc outputs`, `animc watch`, which open no state folder),
+ * no link in its folder's place either (OUTDIR/.animc a link: the build
+ * refuses it, and these read the manifest at its far end, which may lie
+ * anywhere).  -1 with ELOOP for either, *is_folder_link telling which.
+ */
+static int open_state_file(int at, const char *name, bool *is_folder_link)
+{
+	const int flags = O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC;
+	const char *base = cli_basename(name);
+	size_t n = (size_t)(base - name);
+	struct stat st;
+	char *dir;
+	int dir_fd, fd, error;
+
+	*is_folder_link = false;
+	if (at != AT_FDCWD || n == 0)
+		return openat(at, name, flags);
+	while (n > 1 && name[n - 1] == '/')
+		n--;   /* a trailing slash would follow the link */
+	if (!(dir = strndup(name, n)))
+		return -1;
+	dir_fd = open(dir, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+	error = errno;
+	/* O_DIRECTORY says ENOTDIR of a link, O_NOFOLLOW ELOOP. */
+	*is_folder_link = dir_fd < 0 && (error == ELOOP || error == ENOTDIR) && lstat(dir, &st) == 0 &&
+			  S_ISLNK(st.st_mode);
+	free(dir);
+	if (dir_fd < 0) {
+		errno = *is_folder_link ? ELOOP : error;
+		return -1;
+	}
+	fd = openat(dir_fd, base, flags);
+	error = errno;
+	close(dir_fd);
+	errno = error;
+	return fd;
+}
+
 /* The manifest at `path`, reached as `name` in the folder open at `at`
  * (AT_FDCWD: `name` is `path`). */
 static manifest_load_status load(manifest *m, int at, const char *name, const char *path, bool lazy,
@@ -1646,13 +1687,15 @@ static manifest_load_status load(manifest *m, int at, const char *name, const ch
 	/* Not read through a link put in its place (opened so, not checked
 	 * and then opened): the file at its far end is no record of this
 	 * folder, and may lie anywhere. */
-	int fd = openat(at, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY | O_CLOEXEC);
+	bool is_folder_link;
+	int fd = open_state_file(at, name, &is_folder_link);
 
 	memset(m, 0, sizeof *m);
 	if (fd < 0 && errno == ENOENT)
 		return MANIFEST_ABSENT;
 	if (fd < 0 && errno == ELOOP) {
-		cli_error_set(err, "it is a symbolic link, not the file animc writes; not read through it");
+		cli_error_set(err, is_folder_link ? "its folder is a symbolic link, not the folder animc makes; not "
+			      "read through it" : "it is a symbolic link, not the file animc writes; not read through it");
 		return MANIFEST_DAMAGED;
 	}
 	if (lazy && fd >= 0 && fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
