@@ -25,9 +25,14 @@ char *animc_beside_folder(const char *source);
 
 /*
  * Where `path` (as open() would take it) lies against `folder`, both
- * resolved with realpath(): a symbolic link that leads out of the folder
- * counts as outside.  *real gets the resolved path (a new string, the
- * caller frees it) when the answer is INSIDE, OUTSIDE or FOLDER, else NULL.
+ * resolved as realpath() resolves them: a symbolic link that leads out of
+ * the folder counts as outside.  `path` is resolved a name at a time, and
+ * nothing past the point where it leaves the folder (and the folders above
+ * it, on the way to it) is looked at: whether a file outside is there
+ * tells nothing, and the answer for it is OUTSIDE either way.  *real gets
+ * the resolved path (a new string, the caller frees it; for OUTSIDE, the
+ * names past that point as written) when the answer is INSIDE, OUTSIDE or
+ * FOLDER, else NULL.
  */
 animc_beside animc_beside_check(const char *folder, const char *path, char **real);
 

@@ -831,6 +831,36 @@ static void a_buffer_through_absolute_links_inside_is_up_to_date(void **state)
 	free(data), free(out), free(g), free(real), free(dir);
 }
 
+/* A buffer named through a symbolic link in the source's folder that leads
+ * out of it is refused as outside whether a file is there or not: nothing
+ * past the link's far end is looked at.  One not there was "cannot open
+ * ...: No such file or directory", one there "outside the source's
+ * folder": the message told what lies outside. */
+static void a_buffer_through_a_link_out_is_outside_there_or_not(void **state)
+{
+	static const char *const names[] = { "there.bin", "absent.bin" };
+	char *dir = test_tmpdir("gltf-link-out"), *real = realpath(dir, NULL), *out = test_format("%s/out", dir);
+	char *gltf = test_format("%s/g/m.gltf", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/g' '%s/secret' && ln -s ../secret '%s/g/link' && cp 'testdata/gltf/wag data.bin' "
+		"'%s/secret/there.bin'", dir, dir, dir, dir);
+	for (size_t i = 0; i < 2; i++) {
+		char *said = test_format("error: buffers[0].uri: 'link/%s' resolves to '%s/secret/%s', outside the "
+					 "source's folder: only files beside the source are read\n", names[i], real,
+					 names[i]);
+
+		test_sh("sed 's|\"wag%%20data.bin\"|\"link/%s\"|' testdata/gltf/external.gltf > '%s'", names[i], gltf);
+		r = test_animc("build", "-q", "-o", out, gltf, NULL);
+		if (r.status != 1 || !strstr(r.err, said))
+			fail_msg("%s: exit %d\n%s%s", names[i], r.status, r.out, r.err);
+		test_run_release(&r);
+		free(said);
+	}
+	free(gltf), free(out), free(real), free(dir);
+}
+
 /* A folder of the source's swapped for a symbolic link that leads out of
  * it between the check of where a buffer lies and its open (another
  * process writing the folder; the stand-in swaps it right after the
@@ -865,6 +895,7 @@ static void a_buffer_folder_swapped_for_a_link_is_not_read_through_it(void **sta
 
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_buffer_folder_swapped_for_a_link_is_not_read_through_it),
+	cmocka_unit_test(a_buffer_through_a_link_out_is_outside_there_or_not),
 	cmocka_unit_test(a_buffer_through_absolute_links_inside_is_up_to_date),
 	cmocka_unit_test(a_reduced_cubic_stays_within_the_bound_of_the_lossless_file),
 	cmocka_unit_test(a_gltf_of_weights_only_says_why_it_holds_none),

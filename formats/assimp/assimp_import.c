@@ -62,7 +62,8 @@ typedef struct read_log {
 	size_t size;
 	const animc_import_options *hooks; /* on_file_read, on_file_missing; may be NULL */
 	animc_diag_sink *sink;
-	char *refused;     /* the last file refused, reported once */
+	char **refused;    /* the files refused, each reported once */
+	size_t refused_count;
 	assimp_errors lost;   /* errors Assimp logged that cost animation */
 	assimp_errors other;  /* the rest: meshes, materials, lights */
 	bool is_file_missing; /* a file Assimp asked for was not opened */
@@ -114,21 +115,42 @@ static void file_flush(struct aiFile *f)
 	(void)f;
 }
 
+/* Whether file `real` was refused already (refuse). */
+static bool was_refused(const read_log *log, const char *real)
+{
+	for (size_t i = 0; i < log->refused_count; i++)
+		if (strcmp(log->refused[i], real) == 0)
+			return true;
+	return false;
+}
+
 /* Report the refusal of file `real` (resolved; freed here), once: Assimp's
- * readers ask for a file more than once, under more than one spelling. */
+ * readers ask for a file more than once, under more than one spelling, and
+ * in turn with the other names they try (an .obj's material library and
+ * its fallback, one after the other, again and again): each is said once,
+ * outside the folder whether it is there or not. */
 static void refuse(read_log *log, const char *path, char *real, bool is_folder)
 {
-	if (!log->refused || strcmp(log->refused, real) != 0) {
-		if (log->path)
-			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' resolves to '%s', %s: "
-					  "not read (only files beside the source are read)", path, real,
-					  is_folder ? "the source's folder, not a file" : "outside the source's folder");
-		else
-			animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' not read: the source was "
-					  "given from memory, without a folder", path);
+	char **grown;
+
+	if (was_refused(log, real)) {
+		free(real);
+		return;
 	}
-	free(log->refused);
-	log->refused = real;
+	if (log->path)
+		animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' resolves to '%s', %s: "
+				  "not read (only files beside the source are read)", path, real,
+				  is_folder ? "the source's folder, not a file" : "outside the source's folder");
+	else
+		animc_diag_report_kind(log->sink, ANIMC_WARNING, ANIMC_WARN_FILE_NOT_READ, 0, 0, "'%s' not read: the source was "
+				  "given from memory, without a folder", path);
+	grown = realloc(log->refused, (log->refused_count + 1) * sizeof *grown);
+	if (!grown) {
+		free(real);
+		return;
+	}
+	log->refused = grown;
+	log->refused[log->refused_count++] = real;
 }
 
 /* Whether `path` is a name Assimp made from the source's folder as given
@@ -703,7 +725,7 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 					      animc_diag_sink *sink)
 {
 	read_log log = { { file_open, file_close, NULL }, path, path, NULL, data, size, options, sink,
-			 NULL, { "", 0 }, { "", 0 }, false, NULL };
+			 NULL, 0, { "", 0 }, { "", 0 }, false, NULL };
 	struct aiLogStream stream = { on_assimp_log, (char *)(void *)&log };
 	struct aiPropertyStore *props;
 	const struct aiScene *scene = NULL;
@@ -767,6 +789,8 @@ const struct aiScene *animc_assimp_scene_read(const char *path, const uint8_t *d
 	animc_assimp_unlock();
 	aiReleasePropertyStore(props);
 	free(log.folder);
+	for (size_t i = 0; i < log.refused_count; i++)
+		free(log.refused[i]);
 	free(log.refused);
 	if (!scene) {
 		uint32_t line;

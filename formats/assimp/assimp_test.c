@@ -1215,12 +1215,15 @@ static void ogre_skeleton_beside_the_mesh_is_read(void **state)
 }
 
 /* A file a source names that lies outside the source's folder is not
- * opened: its animation is not compiled, it joins no key, one warning
- * names it. */
+ * opened: its animation is not compiled, it joins no key, a warning names
+ * each name Assimp asked for there, once, whether a file of that name is
+ * there or not (an Ogre mesh's skeleton: the binary name, then with .xml;
+ * an .obj's material library, then the name its reader falls back to). */
 static void files_named_outside_the_source_folder_are_not_read(void **state)
 {
 	static const char *const sources[] = { CONFINE "/in/outside.mesh.xml",
 					       CONFINE "/in/outside.obj" };
+	static const size_t warnings[] = { 2, 2 };
 	read_files reads;
 	imported r;
 
@@ -1230,8 +1233,9 @@ static void files_named_outside_the_source_folder_are_not_read(void **state)
 		assert_int_equal(r.status, ANIMC_ERR_NOT_FOUND);
 		assert_int_equal(r.set.count, 0);
 		assert_int_equal(reads.count, 0);
-		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
-		assert_non_null(strstr(r.diags.items[0].message, "outside"));
+		assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), warnings[i]);
+		for (size_t k = 0; k < warnings[i]; k++)
+			assert_non_null(strstr(r.diags.items[k].message, "outside"));
 		release(&r);
 	}
 }
@@ -1288,6 +1292,41 @@ static void symlink_out_of_the_source_folder_is_not_read(void **state)
 	free(link);
 	free(mesh);
 	free(dir);
+}
+
+/* A file named through a symbolic link beside the source that leads out
+ * of its folder is said outside whether it is there or not: nothing past
+ * the link's far end is looked at.  realpath() looked it up first: a
+ * skeleton there was said outside, one not there was not said at all. */
+static void a_file_through_a_link_out_is_outside_there_or_not(void **state)
+{
+	char *dir = test_tmpdir("assimp-link-out"), *cwd = getcwd(NULL, 0);
+	char *real = test_format("%s/%s", cwd, dir), *mesh = test_format("%s/in/m.mesh.xml", dir);
+	static const char *const names[] = { "there", "absent" };
+	read_files reads;
+	imported r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/in' '%s/secret' && ln -s ../secret '%s/in/link' && "
+		"cp " CONFINE "/in/inside.skeleton.xml '%s/secret/there.skeleton.xml'", dir, dir, dir, dir);
+	for (size_t i = 0; i < 2; i++) {
+		char *text = test_format("<mesh><submeshes/><skeletonlink name=\"link/%s.skeleton\"/></mesh>\n",
+					 names[i]);
+		char *want = test_format("'%s/in/link/%s.skeleton.xml' resolves to '%s/secret/%s.skeleton.xml', "
+					 "outside the source's folder", dir, names[i], real, names[i]);
+		bool found = false;
+
+		assert_true(test_write_file(mesh, text, strlen(text)));
+		import_noting_reads(&r, mesh, &reads);
+		assert_int_equal(reads.count, 0);
+		for (size_t k = 0; k < r.diags.count; k++)
+			found = found || strstr(r.diags.items[k].message, want);
+		if (!found)
+			fail_msg("%s: no \"%s\" among %zu messages", names[i], want, r.diags.count);
+		release(&r);
+		free(want), free(text);
+	}
+	free(mesh), free(real), free(cwd), free(dir);
 }
 
 /* Given from memory, a source has no folder: no file it names is read,
@@ -1573,6 +1612,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(ogre_skeleton_beside_the_mesh_is_read),
 	cmocka_unit_test(files_named_outside_the_source_folder_are_not_read),
 	cmocka_unit_test(symlink_out_of_the_source_folder_is_not_read),
+	cmocka_unit_test(a_file_through_a_link_out_is_outside_there_or_not),
 	cmocka_unit_test(the_source_folder_named_as_a_file_is_not_read),
 	cmocka_unit_test(memory_import_reads_no_file_it_names),
 };

@@ -2,8 +2,9 @@
  * A stand-in for the tests, preloaded: another process that swaps a folder
  * of the input (or a file) for a symbolic link between animc's check of
  * where a file lies, or of what it is, and its open.  Right after a
- * realpath() that resolves a name below SWAP_FOLDER (a resolved path), or
- * an lstat() of SWAP_FOLDER itself, it is moved to SWAP_FOLDER.was and a
+ * realpath() that resolves a name below SWAP_FOLDER (a resolved path), a
+ * readlink() that finds such a name no link, or an lstat() of SWAP_FOLDER
+ * itself, it is moved to SWAP_FOLDER.was and a
  * link to SWAP_TO put in its place; right after an open() or fopen() of
  * it or a name below it, it is put back: each check finds the folder (or
  * file), each open by name the link.  With SWAP_BEFORE_OPEN set, checks
@@ -61,6 +62,19 @@ char *realpath(const char *path, char *resolved)
 	char *got = real(path, resolved);
 
 	if (swaps_on_check() && is_below(got, 0))
+		swap(1);
+	return got;
+}
+
+/* A name below SWAP_FOLDER that is no link, as a resolution a name at a
+ * time (formats/beside.c) checks each: checked, as by realpath(). */
+ssize_t readlink(const char *path, char *buf, size_t size)
+{
+	ssize_t (*real)(const char *, char *, size_t) =
+		(ssize_t (*)(const char *, char *, size_t))dlsym(RTLD_NEXT, "readlink");
+	ssize_t got = real(path, buf, size);
+
+	if (swaps_on_check() && got < 0 && errno == EINVAL && is_below(path, 0))
 		swap(1);
 	return got;
 }
