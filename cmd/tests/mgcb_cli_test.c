@@ -1825,8 +1825,40 @@ static void a_response_file_is_not_read_through_a_folder_swapped_for_a_link(void
 	free(dir), free(real), free(shim), free(project), free(out), free(sub), free(to), free(said);
 }
 
+/* A response file outside the project's folder, named by ".." or through
+ * a symbolic link in it that leads out, is refused as outside whether it is
+ * there or not: nothing past the point where its path leaves the folder is
+ * looked at.  realpath() looked it up first: one not there was "cannot
+ * open: No such file or directory", one there "outside the project's
+ * folder". */
+static void a_response_file_outside_is_refused_there_or_not(void **state)
+{
+	static const char *const values[] = { "../secret/Anims.mgcb", "../secret/Gone.mgcb", "link/Anims.mgcb",
+					       "link/Gone.mgcb" };
+	char *dir = test_tmpdir("mgcb-outside"), *real = realpath(dir, NULL), *project = test_format("%s/p/Content.mgcb", dir);
+	char *out = test_format("%s/out", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/p' '%s/secret' && ln -s ../secret '%s/p/link' && printf '/build:x\\n' > "
+		"'%s/secret/Anims.mgcb'", dir, dir, dir, dir);
+	for (size_t i = 0; i < sizeof values / sizeof *values; i++) {
+		char *said = test_format("Content.mgcb:2: error: /@:%s: it is outside the project's folder (it is "
+					 "'%s/secret/%s')", values[i], real, strrchr(values[i], '/') + 1);
+
+		test_sh("printf '/outputDir:bin\\n/@:%s\\n' > '%s'", values[i], project);
+		r = test_animc("build", "-q", "--mgcb", project, "-o", out, NULL);
+		if (r.status == 0 || !strstr(r.err, said))
+			fail_msg("%s: exit %d, want '%s'\n%s%s", values[i], r.status, said, r.out, r.err);
+		test_run_release(&r);
+		free(said);
+	}
+	free(out), free(project), free(real), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_response_file_is_not_read_through_a_folder_swapped_for_a_link),
+	cmocka_unit_test(a_response_file_outside_is_refused_there_or_not),
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
 	cmocka_unit_test(a_project_error_is_in_the_reports_at_its_line),

@@ -8,6 +8,7 @@
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -656,6 +657,119 @@ bool cli_path_is_within(const char *path, const char *folder)
 	if (n == 1 && folder[0] == '/')
 		return path[0] == '/';
 	return strncmp(path, folder, n) == 0 && (path[n] == '\0' || path[n] == '/');
+}
+
+/* A resolution under way (cli_path_resolve_within): `at`, resolved, and
+ * the names still to take, `todo` (a link's target goes in front). */
+typedef struct resolving {
+	char at[2 * PATH_MAX], todo[2 * PATH_MAX], next[4 * PATH_MAX], rest[2 * PATH_MAX];
+	unsigned links;
+} resolving;
+
+/* Whether `p` (resolved) is on the way to `root` or in it: a folder above
+ * it, it, or a path below it. */
+static bool is_on_the_way(const char *p, const char *root)
+{
+	return cli_path_is_within(p, root) || cli_path_is_within(root, p);
+}
+
+/* Take the first name of r->todo (`len` bytes) at r->next: a link's target
+ * goes in front of what is left; else r->at moves there.  False, errno
+ * set, when it cannot be resolved; and when it is `outside` and no link,
+ * there or not. */
+static bool take_name(resolving *r, size_t len, bool outside)
+{
+	char target[PATH_MAX];
+	ssize_t n = readlink(r->next, target, sizeof target - 1);
+
+	if (n < 0 && (outside || errno != EINVAL))
+		return false;
+	if (n < 0 && strlen(r->next) >= sizeof r->at) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	if (n < 0) {
+		memmove(r->todo, r->todo + len, strlen(r->todo + len) + 1);
+		memcpy(r->at, r->next, strlen(r->next) + 1);
+		return true;
+	}
+	if (++r->links > 40) {
+		errno = ELOOP;
+		return false;
+	}
+	target[n] = '\0';
+	snprintf(r->rest, sizeof r->rest, "%s", r->todo + len);
+	if (snprintf(r->todo, sizeof r->todo, "%s%s", target, r->rest) >= (int)sizeof r->todo) {
+		errno = ENAMETOOLONG;
+		return false;
+	}
+	if (target[0] == '/')
+		strcpy(r->at, "/");
+	return true;
+}
+
+/* Drop the first `len` bytes of r->todo, a "." or a ".." (r->at up one). */
+static void take_dots(resolving *r, size_t len)
+{
+	char *slash = strrchr(r->at, '/');
+
+	if (len == 2 && slash)
+		slash[slash == r->at] = '\0';
+	memmove(r->todo, r->todo + len, strlen(r->todo + len) + 1);
+}
+
+/* Resolve r->todo from r->at against `root` (cli_path_resolve_within). */
+static char *resolve_within(resolving *r, const char *root, char **outside)
+{
+	for (;;) {
+		char *name = r->todo + strspn(r->todo, "/");
+		size_t len = strcspn(name, "/");
+
+		memmove(r->todo, name, strlen(name) + 1);
+		if (!len)
+			break;
+		if ((len == 1 || len == 2) && strncmp(r->todo, "..", len) == 0) {
+			take_dots(r, len);
+			continue;
+		}
+		snprintf(r->next, sizeof r->next, "%s%s%.*s", r->at, strcmp(r->at, "/") ? "/" : "", (int)len, r->todo);
+		bool is_out = !is_on_the_way(r->next, root);
+
+		if (take_name(r, len, is_out))
+			continue;
+		if (is_out) {
+			*outside = r->todo[len] ? cli_path_join(r->next, r->todo + len + 1, NULL) : strdup(r->next);
+			errno = EXDEV;
+		}
+		return NULL;
+	}
+	if (!cli_path_is_within(r->at, root)) {
+		*outside = strdup(r->at);
+		errno = EXDEV;
+		return NULL;
+	}
+	return strdup(r->at);
+}
+
+char *cli_path_resolve_within(const char *from, const char *path, const char *root, char **outside)
+{
+	resolving *r = malloc(sizeof *r);
+	char *real = NULL;
+	int error = ENOMEM;
+
+	*outside = NULL;
+	if (r) {
+		r->links = 0;
+		snprintf(r->at, sizeof r->at, "%s", path[0] == '/' ? "/" : from);
+		if (snprintf(r->todo, sizeof r->todo, "%s", path) >= (int)sizeof r->todo)
+			errno = ENAMETOOLONG;
+		else
+			real = resolve_within(r, root, outside);
+		error = errno;
+	}
+	free(r);
+	errno = error;
+	return real;
 }
 
 bool cli_is_left_out_name(const char *name)

@@ -146,6 +146,18 @@ void cli_path_tidy(char *path);
  * within "a", "ab" is not; every absolute path is within "/")?  Both
  * spelled alike: real paths, or tidied ones. */
 bool cli_path_is_within(const char *path, const char *folder);
+/*
+ * `path` resolved as realpath() resolves it, from the folder `from` (an
+ * absolute path with no symbolic link in it; "/" for an absolute `path`),
+ * a name at a time, looking at nothing past the point where it leaves
+ * `root` (resolved) and the folders above it, on the way to it (but for a
+ * symbolic link there, followed as it may lead back in): a path read from
+ * an input is refused there, whether a file is there or not.  A new
+ * string, or NULL: errno EXDEV when it leaves `root`, *outside then the
+ * path from that point on (a new string), else why it cannot be resolved
+ * (ENOENT...).
+ */
+char *cli_path_resolve_within(const char *from, const char *path, const char *root, char **outside);
 /* "a/b/c.Animation" -> "c.Animation" (pointer into path). */
 const char *cli_basename(const char *path);
 /* A name a folder walk leaves out: hidden (".name", vim's ".name.swp"),

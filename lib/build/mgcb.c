@@ -307,27 +307,46 @@ static const char *root_real(reader *rd)
 	return rd->root_real;
 }
 
+/* `value`, a path the file being read names (relative to its folder, or
+ * absolute), resolved within the project's folder (cli_path_resolve_within:
+ * nothing past the point where it leaves it is looked at): a new string,
+ * or NULL, *outside then the path from where it leaves (a new string), or
+ * NULL with errno saying why it cannot be resolved. */
+static char *resolve_in_project(reader *rd, const char *value, char **outside)
+{
+	char *from = value[0] == '/' ? NULL : realpath(rd->dir[0] ? rd->dir : ".", NULL), *real = NULL;
+	int error = errno;
+
+	*outside = NULL;
+	if (root_real(rd) && (from || value[0] == '/')) {
+		real = cli_path_resolve_within(from ? from : "/", value, rd->root_real, outside);
+		error = errno;
+	}
+	free(from);
+	errno = error;
+	return real;
+}
+
 /* A source spelt absolute, or with ".." parts that climb above the
  * folder of the file naming it, whose folder resolves inside the
  * project's: its path below the project's folder, where MGCB puts its
  * output (the source's folder made relative to the project's).  NULL
- * when its folder lies elsewhere or cannot be resolved. */
+ * when its folder lies elsewhere (nothing there looked at) or cannot be
+ * resolved. */
 static char *below_project(reader *rd, const char *source)
 {
-	char *path = source[0] == '/' ? strdup(source) : cli_path_join(rd->dir, source, NULL);
-	char *folder = path ? strndup(path, (size_t)(cli_basename(path) - path)) : NULL;
-	char *real = folder ? realpath(folder[0] ? folder : ".", NULL) : NULL, *out = NULL;
-	const char *root = root_real(rd);
+	char *folder = strndup(source, (size_t)(cli_basename(source) - source)), *outside = NULL;
+	char *real = folder ? resolve_in_project(rd, folder[0] ? folder : ".", &outside) : NULL, *out = NULL;
 
-	if (real && root && cli_path_is_within(real, root)) {
-		const char *rel = real + strlen(root);
+	if (real) {
+		const char *rel = real + strlen(rd->root_real);
 
 		rel += *rel == '/';
-		out = rel[0] ? cli_path_join(rel, cli_basename(path), NULL) : strdup(cli_basename(path));
+		out = rel[0] ? cli_path_join(rel, cli_basename(source), NULL) : strdup(cli_basename(source));
 	}
+	free(outside);
 	free(real);
 	free(folder);
-	free(path);
 	return out;
 }
 
@@ -1120,25 +1139,31 @@ static const char *include_refusal(reader *rd, const char *real, char *why, size
 }
 
 /*
- * The response file `path` of /@:`value` opened in *src, when it lies in
- * the project's folder and may be read (include_refusal): its resolved
- * path, or NULL (said).  The file opened is the one checked: its resolved
+ * The response file of /@:`value` opened in *src, when it lies in the
+ * project's folder (resolve_in_project: one outside is refused whether it
+ * is there or not; realpath() looked it up first, and one not there was
+ * "cannot open: No such file or directory") and may be read
+ * (include_refusal): its resolved path, or NULL (said).  The file opened is the one checked: its resolved
  * path is opened following no symbolic link, and a folder on its way
  * replaced by a link since is checked again, where it leads now.
  */
-static char *include_open(reader *rd, const char *path, const char *value, cli_source *src)
+static char *include_open(reader *rd, const char *value, cli_source *src)
 {
 	char why[PATH_MAX + 200];
 	const char *refused;
 	cli_error err = { "" };
 
 	for (int tries = 0;; tries++) {
-		char *real = realpath(path, NULL);
+		char *outside, *real = resolve_in_project(rd, value, &outside);
 
-		if (!real) {
+		if (!real && outside)
+			error_at(rd, "/@:%s: it is outside the project's folder (it is '%s'), and animc reads only below "
+				 "the folders it is given: move it into the project's folder", value, outside);
+		else if (!real)
 			error_at(rd, "/@:%s: cannot open: %s", value, strerror(errno));
+		free(outside);
+		if (!real)
 			return NULL;
-		}
 		if ((refused = include_refusal(rd, real, why, sizeof why))) {
 			error_at(rd, "/@:%s: %s", value, refused);
 		} else if (cli_source_open_resolved(src, real, &err)) {
@@ -1178,7 +1203,7 @@ static void include(reader *rd, char *value)
 	path = value[0] == '/' ? strdup(value) : cli_path_join(rd->dir, value, NULL);
 	if (!path) {
 		error_at(rd, "/@:%s: cannot open: out of memory", value);
-	} else if (!(real = include_open(rd, path, value, &src))) {
+	} else if (!(real = include_open(rd, value, &src))) {
 		/* said */
 	} else if (!cli_source_read_rest(&src, &data, &size, &err)) {
 		error_at(rd, "/@:%s: %s", value, err.message);
