@@ -133,7 +133,9 @@ static void refuse(read_log *log, const char *path, char *real, bool is_folder)
 {
 	char **grown;
 
-	if (was_refused(log, real)) {
+	/* Given from memory, every name is refused as named (three
+	 * spellings of one guess, say): the first is said. */
+	if (was_refused(log, real) || (!log->path && log->refused_count)) {
 		free(real);
 		return;
 	}
@@ -181,8 +183,9 @@ static FILE *confined_open(read_log *log, const char *path)
 	int fd;
 
 	if (!log->path) {
-		real = realpath(path, NULL);
-		if (real)
+		/* Refused as named, there or not: looked up, one there was
+		 * warned of and one not there was not. */
+		if ((real = strdup(path)))
 			refuse(log, path, real, false);
 		return NULL;
 	}

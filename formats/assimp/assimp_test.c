@@ -1355,6 +1355,31 @@ static void memory_import_reads_no_file_it_names(void **state)
 	free(data);
 }
 
+/* Given from memory, a file the source names is refused as named whether
+ * it is there or not: it was looked up, and one there was warned of, one
+ * not there was not (here the build's folder, where no "../outside.mtl"
+ * lies). */
+static void memory_import_refuses_a_file_it_names_there_or_not(void **state)
+{
+	size_t size;
+	uint8_t *data = test_read_file(CONFINE "/in/outside.obj", &size);
+	const struct aiScene *scene;
+	imported r;
+
+	(void)state;
+	assert_false(test_file_exists("../outside.mtl"));
+	memset(&r, 0, sizeof r);
+	r.sink = test_diag_sink(&r.diags, NULL);
+	scene = animc_assimp_scene_open(NULL, data, size, "obj", &r.sink);
+	assert_non_null(scene);
+	aiReleaseImport(scene);
+	assert_int_equal(test_diags_count(&r.diags, ANIMC_WARNING), 1);
+	assert_string_equal(r.diags.items[0].message, "'../outside.mtl' not read: the source was given from memory, "
+			    "without a folder");
+	release(&r);
+	free(data);
+}
+
 /* Two files read again and again on four threads at once: each read gets
  * its own file's messages.  Assimp's logger and last error are one for the
  * process; read at once, a good file was failed with a broken one's
@@ -1615,6 +1640,7 @@ static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_file_through_a_link_out_is_outside_there_or_not),
 	cmocka_unit_test(the_source_folder_named_as_a_file_is_not_read),
 	cmocka_unit_test(memory_import_reads_no_file_it_names),
+	cmocka_unit_test(memory_import_refuses_a_file_it_names_there_or_not),
 };
 
 ANIMC_TEST_GROUP(tests);
