@@ -2184,7 +2184,38 @@ static void cli_a_folder_swapped_for_a_link_is_not_read_through_it(void **state)
 	free(dir), free(real), free(shim), free(mesh), free(out), free(sub), free(to), free(said);
 }
 
+/* A frame of --split counts from the take's start, frame 0 its first
+ * frame, as docs/build.md says and every format does: a .csm numbered
+ * from $FirstFrame 5 and an SMD whose frames start at 5 (x = the file's
+ * frame number) cut at 2f start at the file's frame 7, 3f is frame 8. */
+static void split_frames_count_from_the_take_start(void **state)
+{
+	char *dir = test_tmpdir("split-first-frame"), *csm = test_format("%s/take.csm", dir);
+	char *smd = test_format("%s/walk.smd", dir), *out = test_format("%s/out", dir);
+	char *xnb[2] = { test_format("%s/take/P.xnb", out), test_format("%s/walk/P.xnb", out) };
+	const char *at[2] = { "0.0333333333", "0.04" };   /* frame 3f: at 30 and (assumed) 25 a second */
+	test_run r;
+
+	(void)state;
+	test_sh("{ printf '$FirstFrame 5\\n$LastFrame 15\\n$Rate 30\\n$Order\\nA\\n$Points\\n'; "
+		"for i in $(seq 5 15); do echo \"$i $i.0 2.0 3.0\"; done; } > '%s' && "
+		"{ printf 'version 1\\nnodes\\n0 \"A\" -1\\nend\\nskeleton\\n'; for i in $(seq 5 15); do "
+		"printf 'time %%d\\n0 %%d.0 2.0 3.0 0 0 0\\n' $i $i; done; echo end; } > '%s'", csm, smd);
+	r = test_animc("build", "-q", "--split", "P=2f:4f", "-o", out, csm, smd, NULL);
+	assert_int_equal(r.status, 0);
+	test_run_release(&r);
+	for (int k = 0; k < 2; k++) {
+		r = test_animc("sample", "--json", "--time", "0", "--time", at[k], xnb[k], NULL);
+		if (r.status != 0 || !strstr(r.out, "\"translation\": [7, 2, 3]") ||
+		    !strstr(r.out, "\"translation\": [8, 2, 3]"))
+			fail_msg("%s: exit %d\n%s%s", xnb[k], r.status, r.out, r.err);
+		test_run_release(&r);
+	}
+	free(xnb[0]), free(xnb[1]), free(out), free(smd), free(csm), free(dir);
+}
+
 static const struct CMUnitTest tests[] = {
+	cmocka_unit_test(split_frames_count_from_the_take_start),
 	cmocka_unit_test(cli_a_file_of_the_working_folder_is_not_said),
 	cmocka_unit_test(cli_a_folder_swapped_for_a_link_is_not_read_through_it),
 	cmocka_unit_test(a_collada_jump_is_said),
