@@ -379,6 +379,36 @@ static void an_output_folder_through_a_link_out_of_the_project_needs_o(void **st
 	free(clip), free(project), free(outside), free(game), free(content), free(dir);
 }
 
+/* An /outputDir: through a symbolic link in the project's folder that
+ * leads out of it is said as leading out, naming where, whether a folder is
+ * there or not: nothing past the point where it leaves is looked at.  A
+ * link to a folder outside that is not there was said as one "that does
+ * not resolve", one to a folder there as leading out. */
+static void an_output_folder_through_a_link_out_is_said_there_or_not(void **state)
+{
+	static const char *const targets[] = { "there", "absent" };
+	char *dir = test_tmpdir("mgcb-link-out-or-not"), *real = realpath(dir, NULL);
+	char *project = test_format("%s/p/Content.mgcb", dir);
+	test_run r;
+
+	(void)state;
+	test_sh("mkdir -p '%s/p' '%s/there' && ln -s ../there '%s/p/there' && ln -s ../absent '%s/p/absent' && "
+		"cp testdata/sample/Crane/Turn.Animation '%s/p/'", dir, dir, dir, dir, dir);
+	for (size_t i = 0; i < 2; i++) {
+		char *text = test_format("/outputDir:%s/x\n/build:Turn.Animation\n", targets[i]);
+		char *said = test_format("/outputDir: '%s/p/%s/x' leaves the project's folder through a symbolic link "
+					 "(it is '%s/%s/x')", dir, targets[i], real, targets[i]);
+
+		assert_true(test_write_file(project, text, strlen(text)));
+		r = test_animc("build", "-q", "--mgcb", project, NULL);
+		if (r.status != 1 || !strstr(r.err, said))
+			fail_msg("%s: exit %d, want '%s'\n%s%s", targets[i], r.status, said, r.out, r.err);
+		test_run_release(&r);
+		free(said), free(text);
+	}
+	free(project), free(real), free(dir);
+}
+
 /* MGCB's preprocessor: $set, $if ... $endif, /define: and --mgcb-define,
  * and the $(Profile) macro. */
 static void preprocessor_lines_choose_the_items(void **state)
@@ -1859,6 +1889,7 @@ static void a_response_file_outside_is_refused_there_or_not(void **state)
 static const struct CMUnitTest tests[] = {
 	cmocka_unit_test(a_response_file_is_not_read_through_a_folder_swapped_for_a_link),
 	cmocka_unit_test(a_response_file_outside_is_refused_there_or_not),
+	cmocka_unit_test(an_output_folder_through_a_link_out_is_said_there_or_not),
 	cmocka_unit_test(items_land_at_mgcb_paths),
 	cmocka_unit_test(misspelt_switches_and_parameters_are_warned_of),
 	cmocka_unit_test(a_project_error_is_in_the_reports_at_its_line),

@@ -1419,6 +1419,27 @@ static char *real_path_of_deepest(const char *path)
 	return out;
 }
 
+/* Where /outputDir leads out of the project's folder `dir` (as given;
+ * `dir_real`, resolved), through a symbolic link in it or spelt absolute:
+ * the path from the point it leaves (a new string), whether a folder is
+ * there or not, or NULL when it does not leave it (cli_path_resolve_within:
+ * nothing past that point is looked at). */
+static char *output_dir_outside(const build_mgcb *project, const char *dir, const char *dir_real)
+{
+	const char *p = project->output_dir, *from = dir_real;
+	size_t n = strlen(dir);
+	char *outside = NULL;
+
+	if (p[0] == '/')
+		from = "/";
+	else if (n && strncmp(p, dir, n) == 0)
+		p += n;
+	else if (n)
+		return NULL;   /* not spelt from the project's folder: judged by where it leads */
+	free(cli_path_resolve_within(from, p, dir_real, &outside));
+	return outside;
+}
+
 /* An error of the project's /outputDir: said, and kept for the reports. */
 static void output_dir_error(build_mgcb *project, FILE *messages, const char *file, uint32_t line,
 			     const char *fmt, ...) __attribute__((format(printf, 5, 6)));
@@ -1459,8 +1480,14 @@ bool build_mgcb_output_dir_validate(build_mgcb *project, FILE *messages)
 	char *dir = strndup(project->path, (size_t)(cli_basename(project->path) - project->path));
 	char *dir_real = dir ? realpath(dir[0] ? dir : ".", NULL) : NULL;
 	int why = errno;
-	char *out_real = real_path_of_deepest(project->output_dir);
-	bool ok = dir_real && out_real && cli_path_is_within(out_real, dir_real);
+	/* One that leaves the folder is said from where it leaves, nothing
+	 * past that looked at: its deepest part that exists was looked up
+	 * first, and a link to a folder outside that is not there was said
+	 * as one "that does not resolve", one to a folder there as leading
+	 * out. */
+	char *outside = dir_real ? output_dir_outside(project, dir, dir_real) : NULL;
+	char *out_real = outside ? outside : real_path_of_deepest(project->output_dir);
+	bool ok = dir_real && out_real && !outside && cli_path_is_within(out_real, dir_real);
 
 	if (!ok && !dir_real)
 		output_dir_error(project, messages, project->path, 0, "cannot resolve the project's folder: %s",
