@@ -189,8 +189,8 @@ typedef struct animrt_time_index animrt_time_index;
  * Measured on those corpora, ratios and not bounds: 0.25 (RobotGame) and
  * 0.13 (Assimp) of the same clips loaded in the original layout.
  * Decoded (is_decoded): 16 bytes per key plus per-bone and per-row tables,
- * measured at 1.43 and 1.34 times the original layout's memory, 7.5 and
- * 10.4 times the in-place clip.  The context of a playing instance adds
+ * measured at 1.44 and 1.34 times the original layout's memory, 5.7 and
+ * 10.5 times the in-place clip.  The context of a playing instance adds
  * ANIMRT_CONTEXT_BYTES_PER_BONE per bone, the caller's.
  */
 typedef struct animrt_sequence {
@@ -304,7 +304,7 @@ typedef struct animrt_open_options {
 	/* Take the listed names only, not the default's AnimationReader rule. */
 	bool is_listed_only;
 	/* Compact clips: decode every key to floats at load (faster sampling
-	 * when no context is kept, 7.5 to 10.4 times the memory on the shared
+	 * when no context is kept, 5.7 to 10.5 times the memory on the shared
 	 * corpora; see animrt_sequence).  Off: the clip stays packed and is sampled in place.
 	 * A trade of memory for speed only: every sampler gives the same
 	 * poses either way, bit for bit. */
