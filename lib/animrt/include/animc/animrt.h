@@ -568,9 +568,10 @@ animrt_context *animrt_context_init(void *memory, uint32_t bone_count);
  * every bone animates all three tracks needs all of
  * animrt_context_size_bytes; measured, compact clip by clip, 0.12 to 0.39
  * of it on the shared RobotGame and Assimp corpora, 0.56 for a one-bone
- * clip of one animated track, 0.78 for a --root-motion BONE,yaw motion
- * clip of one bone and two).  Sampling a clip that needs more tracks than
- * the context holds gives ANIMRT_ERR_CONTEXT_SIZE.
+ * clip of one animated track, 0.78 for one of two; a --root-motion
+ * CLIP.motion.xnb is in the original layout, which needs no track: 0.34).
+ * Sampling a clip that needs more tracks than the context holds gives
+ * ANIMRT_ERR_CONTEXT_SIZE.
  */
 uint32_t animrt_clip_context_tracks(const animrt_clip *clip);
 size_t animrt_context_size_bytes_for(uint32_t bone_count, uint32_t track_count);
