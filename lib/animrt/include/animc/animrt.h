@@ -533,8 +533,8 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * reloaded, a binding created again, also at the same address) it starts
  * over.  Sampling with a context never allocates; the results equal those
  * sampled without one, bit for bit.  It pays in playback: the shared
- * corpora's compact clips in place played at 60 Hz take 0.64 (RobotGame)
- * and 0.72 (Assimp) of the time with one that they take without.  At
+ * corpora's compact clips in place played at 60 Hz take 0.57 (RobotGame)
+ * and 0.54 (Assimp) of the time with one that they take without.  At
  * random times the caches would go back to the clip's records track by
  * track, so a sample that jumps (further than 0.125 s, 8 grid samples or
  * an eighth of the clip from the last one, either way round the clip: a
@@ -542,8 +542,8 @@ animrt_status animrt_binding_sample(const animrt_binding *binding, float time_s,
  * the two after it; the context takes over from the third step in a row
  * that stays near, and refills there.  A game that seeks, scrubs or blends
  * at arbitrary times pays about nothing for its context: at random times
- * the shared corpora measure 1.11 (RobotGame) and 0.94 (Assimp) of the
- * lossless SIMD sampler with one, 1.09 and 1.03 without (a clip of one
+ * the shared corpora measure 1.10 (RobotGame) and 0.93 (Assimp) of the
+ * lossless SIMD sampler with one, 1.09 and 1.02 without (a clip of one
  * sample is cheaper with it).
  */
 typedef struct animrt_context animrt_context;
