@@ -391,16 +391,18 @@ bool animrt_rt_v3_context_plan(animrt_context *ctx, const animrt_clip *clip, con
 /* A clip of reader version 3 at local time t into `pose` with `ctx`
  * (following the clip): the image copied, then each cache's keys
  * interpolated (is_reference: one at a time, interp_slerp; else the
- * rotations four wide), the same bits as without a context.  The
- * dispatcher (sample_packed.c) calls it only near the context's last
- * sample (ctx->near); a jump goes to the samplers without a context, and
- * leaves the caches as they were. */
+ * rotations four wide, or, is_newer, eight wide with the lanes and keys
+ * decoded by the build for processors with AVX2, sample_v3_simd.c, which
+ * the caller checked the processor has: animrt_rt_cpu_is_newer), the same
+ * bits as without a context.  The dispatcher (sample_packed.c) calls it
+ * only near the context's last sample (ctx->near); a jump goes to the
+ * samplers without a context, and leaves the caches as they were. */
 /* The steps in a row, each within ctx->near, after which a context takes
  * a sample (sample_packed.c): a jump and the two samples after it go
  * without the context. */
 #define RT_CONTEXT_SETTLE 3u
 void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
-				 bool is_reference);
+				 bool is_reference, bool is_newer);
 
 /* One bone (sequence) of a clip of reader version 3 with `ctx`, which
  * follows the clip without a map (animrt_rt_packed_sample_bone). */

@@ -513,7 +513,7 @@ static void tracks_one_by_one(const struct animrt_compact *c, rt_where at, animr
 }
 
 void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_context *ctx, animrt_pose *pose,
-				 bool is_reference)
+				 bool is_reference, bool is_newer)
 {
 	const struct animrt_compact *c = clip->compact;
 	rt_where at = animrt_rt_grid_locate(c, local_s);
@@ -526,8 +526,9 @@ void animrt_rt_v3_sample_context(const animrt_clip *clip, float local_s, animrt_
 		return;
 	}
 	const refill_ops *ops = &plain_ops;
+	(void)is_newer;   /* a build without the one for processors with AVX2 */
 #if RT_V3_CONTEXT_NEWER
-	if (animrt_rt_cpu_is_newer()) {
+	if (is_newer) {
 		ops = &newer_ops;
 		rotations_eight(c, at, ctx, pose);
 	} else

@@ -48,7 +48,7 @@ void animrt_rt_sample_packed_baseline(const animrt_clip *clip, float local_s, co
 			       animrt_pose *pose, bool is_reference)
 {
 	if (ctx && context_takes(ctx, local_s)) {
-		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference);
+		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference, false);
 		return;
 	}
 	(is_reference ? animrt_rt_sample_v3 : animrt_rt_sample_v3_four)(clip, local_s, map, pose);
@@ -96,7 +96,7 @@ void animrt_rt_sample_packed(const animrt_clip *clip, float local_s, const uint3
 		      animrt_pose *pose, bool is_reference)
 {
 	if (ctx && context_takes(ctx, local_s)) {
-		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference);
+		animrt_rt_v3_sample_context(clip, local_s, ctx, pose, is_reference, animrt_rt_cpu_is_newer());
 		return;
 	}
 #if RT_NEWER_DISPATCH && RT_SIMD_SSE2

@@ -744,17 +744,57 @@ static void one_bone_equals_the_pose_on_mixed_arcs(void **state)
 	free(bytes);
 }
 
+/* Do poses p[0] and p[1] of n bones differ in a bit? */
+static bool poses_differ(const animrt_pose p[2], uint32_t n)
+{
+	return memcmp(p[0].translation, p[1].translation, 3 * n * sizeof(float)) ||
+	       memcmp(p[0].rotation, p[1].rotation, 4 * n * sizeof(float)) ||
+	       memcmp(p[0].scale, p[1].scale, 3 * n * sizeof(float)) || memcmp(p[0].tracks, p[1].tracks, n);
+}
+
 /* Does `ctx` at `t` (Repeat) give other bits than the plain C sampler
  * without one (p[1], p[0])? */
 static bool context_differs(const animrt_clip *pk, animrt_context *ctx, animrt_pose p[2], float t)
 {
-	uint32_t n = pk->sequence_count;
-
 	assert_int_equal(animrt_rt_clip_sample_reference(pk, t, ANIMRT_PLAY_REPEAT, NULL, &p[0]), ANIMRT_OK);
 	assert_int_equal(animrt_clip_sample_with(pk, t, ANIMRT_PLAY_REPEAT, ctx, &p[1]), ANIMRT_OK);
-	return memcmp(p[0].translation, p[1].translation, 3 * n * sizeof(float)) ||
-	       memcmp(p[0].rotation, p[1].rotation, 4 * n * sizeof(float)) ||
-	       memcmp(p[0].scale, p[1].scale, 3 * n * sizeof(float)) || memcmp(p[0].tracks, p[1].tracks, n);
+	return poses_differ(p, pk->sequence_count);
+}
+
+/* A context on `pk` played through the baseline build (the path of
+ * processors without AVX2, whatever this one has) forward at 60 and 144
+ * Hz and backward at 60 Hz; returns the samples not the plain C sampler's
+ * bits. */
+static long baseline_context_differs(const animrt_clip *pk)
+{
+	static const float rates[] = { 60, 144, -60 };
+	uint32_t n = pk->sequence_count;
+	void *mc = malloc(animrt_context_size_bytes(n)), *pm[2];
+	animrt_pose p[2];
+	long differ = 0;
+
+	for (int j = 0; j < 2; j++) {
+		pm[j] = malloc(animrt_pose_size_bytes(n));
+		animrt_pose_init(&p[j], pm[j], n);
+	}
+	for (int r = 0; r < 3; r++) {
+		animrt_context *ctx = animrt_context_init(mc, n);
+
+		assert_true(animrt_rt_context_follow(ctx, pk, NULL, 0));
+		for (int i = 0; i < 500; i++) {
+			float t = (rates[r] > 0 ? 0 : pk->duration_s) + (float)i / rates[r];
+
+			assert_int_equal(animrt_rt_clip_sample_reference(pk, t, ANIMRT_PLAY_REPEAT, NULL, &p[0]), ANIMRT_OK);
+			animrt_rt_sample_packed_baseline(pk, animrt_rt_time_local(t, pk->duration_s, ANIMRT_PLAY_REPEAT),
+							 NULL, ctx, &p[1], false);
+			differ += poses_differ(p, n);
+		}
+		assert_true(ctx->near_run >= RT_CONTEXT_SETTLE);
+	}
+	for (int j = 0; j < 2; j++)
+		free(pm[j]);
+	free(mc);
+	return differ;
 }
 
 /* Does one bone b with `ctx` at `t` (Repeat) give other bits than the
@@ -816,6 +856,8 @@ static long context_playback_differs(const animrt_clip *pk)
  * lanes take the build for it, sample_v3_simd.c): on the mixed-arcs clip
  * (21 rotations: slerps of eight and of five, short and long arcs, four
  * segments) and on varied_clip with quantised and with float32 keys.
+ * So does a context through the baseline build, four wide: the path of
+ * processors without AVX2, which the public samplers take only there.
  */
 static void a_context_gives_the_plain_c_bits(void **state)
 {
@@ -830,6 +872,7 @@ static void a_context_gives_the_plain_c_bits(void **state)
 
 		assert_true(animrt_clip_context_tracks(pk) > 0);
 		assert_int_equal(context_playback_differs(pk), 0);
+		assert_int_equal(baseline_context_differs(pk), 0);
 		animrt_close(pk);
 		animc_clip_destroy(clips[k]);
 		free(bytes);
