@@ -5,11 +5,14 @@
  * makes one cache per animated track the pose takes (rotations first).
  * Each sample then copies the image, and per cache interpolates the two
  * keys it holds; a cache goes back to the record (the plain C lane
- * decode, sample_v3.c) only when the playhead leaves its keys' span, and
- * forward playback then mostly unpacks key b alone.  The keys are those
+ * decode, sample_v3.c and lane_v3.h, or on processors with AVX2 its build
+ * in sample_v3_simd.c) only when the playhead leaves its keys' span, and
+ * forward playback then mostly unpacks key b alone (with AVX2, keys a and
+ * b at once where the playhead stays in the segment).  The keys are those
  * the samplers without a context decode, and the interpolation takes the
  * same operations, so a context changes no bit.  Rotations slerp four at
- * a time (simd.h), with the arc between their keys computed once.
+ * a time (simd.h), eight on processors with AVX2, with the arc between
+ * their keys computed once.
  */
 #include <string.h>
 
