@@ -368,6 +368,30 @@ V3_TARGET v3_f8 v8_sin(v3_f8 x, int full)
 	return _mm256_sub_ps(x, _mm256_mul_ps(_mm256_mul_ps(x, y), q));
 }
 
+/* A slerp's last steps on eight lanes: the weighted keys, normalised
+ * where the keys are near (is_near), key a where u is not above 0. */
+V3_TARGET void v8_slerp_finish(const v3_f8 a[4], const v3_f8 b[4], v3_f8 u, v3_f8 w0, v3_f8 w1, v3_f8 is_near,
+			       v3_f8 out[4])
+{
+	v3_f8 one = V8(1.0f);
+
+	for (int k = 0; k < 4; k++)
+		out[k] = _mm256_add_ps(_mm256_mul_ps(w0, a[k]), _mm256_mul_ps(w1, b[k]));
+	if (_mm256_movemask_ps(is_near)) {
+		v3_f8 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(out[0], out[0]),
+								     _mm256_mul_ps(out[1], out[1])),
+						       _mm256_mul_ps(out[2], out[2])), _mm256_mul_ps(out[3], out[3]));
+		v3_f8 sc = v8_sel(_mm256_and_ps(is_near, _mm256_cmp_ps(len2, V8(0.0f), _CMP_GT_OQ)),
+				  _mm256_div_ps(one, _mm256_sqrt_ps(len2)), one);
+
+		for (int k = 0; k < 4; k++)
+			out[k] = _mm256_mul_ps(out[k], sc);
+	}
+	v3_f8 keep = _mm256_cmp_ps(u, V8(0.0f), _CMP_NGT_UQ);
+	for (int k = 0; k < 4; k++)
+		out[k] = v8_sel(keep, a[k], out[k]);
+}
+
 /* The slerp of eight lanes (rt_slerp_finish's normalised lerp where keys
  * are near), key a where u is not above 0. */
 V3_TARGET void v3_slerp8(const v3_f8 a[4], const v3_f8 b[4], v3_f8 u, v3_f8 out[4])
@@ -385,21 +409,7 @@ V3_TARGET void v3_slerp8(const v3_f8 a[4], const v3_f8 b[4], v3_f8 u, v3_f8 out[
 	v3_f8 w0 = v8_sel(is_near, _mm256_sub_ps(one, u), _mm256_mul_ps(s0, inv_sin));
 	v3_f8 w1 = _mm256_xor_ps(_mm256_and_ps(dot, sgn), v8_sel(is_near, u, _mm256_mul_ps(s1, inv_sin)));
 
-	for (int k = 0; k < 4; k++)
-		out[k] = _mm256_add_ps(_mm256_mul_ps(w0, a[k]), _mm256_mul_ps(w1, b[k]));
-	if (_mm256_movemask_ps(is_near)) {
-		v3_f8 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(out[0], out[0]),
-								     _mm256_mul_ps(out[1], out[1])),
-						       _mm256_mul_ps(out[2], out[2])), _mm256_mul_ps(out[3], out[3]));
-		v3_f8 sc = v8_sel(_mm256_and_ps(is_near, _mm256_cmp_ps(len2, V8(0.0f), _CMP_GT_OQ)),
-				  _mm256_div_ps(one, _mm256_sqrt_ps(len2)), one);
-
-		for (int k = 0; k < 4; k++)
-			out[k] = _mm256_mul_ps(out[k], sc);
-	}
-	v3_f8 keep = _mm256_cmp_ps(u, V8(0.0f), _CMP_NGT_UQ);
-	for (int k = 0; k < 4; k++)
-		out[k] = v8_sel(keep, a[k], out[k]);
+	v8_slerp_finish(a, b, u, w0, w1, is_near, out);
 }
 
 /* Two rotation groups' keys (their steps interleaved), slerped eight wide;
@@ -653,21 +663,7 @@ V3_TARGET void v8_cache_slerps(const v3_f8 a[4], const v3_f8 b[4], v3_f8 angle, 
 	v3_f8 w0 = v8_sel(is_near, _mm256_sub_ps(one, u), _mm256_mul_ps(s0, inv_sin));
 	v3_f8 w1 = _mm256_xor_ps(sign, v8_sel(is_near, u, _mm256_mul_ps(s1, inv_sin)));
 
-	for (int k = 0; k < 4; k++)
-		out[k] = _mm256_add_ps(_mm256_mul_ps(w0, a[k]), _mm256_mul_ps(w1, b[k]));
-	if (_mm256_movemask_ps(is_near)) {
-		v3_f8 len2 = _mm256_add_ps(_mm256_add_ps(_mm256_add_ps(_mm256_mul_ps(out[0], out[0]),
-								     _mm256_mul_ps(out[1], out[1])),
-						       _mm256_mul_ps(out[2], out[2])), _mm256_mul_ps(out[3], out[3]));
-		v3_f8 sc = v8_sel(_mm256_and_ps(is_near, _mm256_cmp_ps(len2, V8(0.0f), _CMP_GT_OQ)),
-				  _mm256_div_ps(one, _mm256_sqrt_ps(len2)), one);
-
-		for (int k = 0; k < 4; k++)
-			out[k] = _mm256_mul_ps(out[k], sc);
-	}
-	v3_f8 keep = _mm256_cmp_ps(u, V8(0.0f), _CMP_NGT_UQ);
-	for (int k = 0; k < 4; k++)
-		out[k] = v8_sel(keep, a[k], out[k]);
+	v8_slerp_finish(a, b, u, w0, w1, is_near, out);
 }
 
 __attribute__((target("popcnt,avx,avx2,bmi,bmi2,lzcnt,f16c"))) void animrt_rt_v3_context_slerps_newer(rt_v3_slerps8 *sl,
