@@ -998,15 +998,16 @@ static void lock_fixture(const char *in, const char *out, const char *shim)
 }
 
 /* The standard error of a build of `in` into `out` that waits for the lock
- * this test holds at fd (/proc/locks hidden from it), then gets it when fd
- * is closed and ends well. */
+ * this test holds at fd (/proc/locks hidden from it by `shim`, unless
+ * NULL), then gets it when fd is closed and ends well. */
 static char *stderr_of_a_build_waiting_on(int fd, const char *out, const char *in, const char *shim, const char *err)
 {
 	char *text = NULL;
 	pid_t pid;
 	int status;
 
-	setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
+	if (shim)
+		setenv("LD_PRELOAD", shim, 1), setenv("HIDE_PROC_LOCKS", "1", 1);
 	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
 	unsetenv("HIDE_PROC_LOCKS"), unsetenv("LD_PRELOAD");
 	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
@@ -1145,10 +1146,9 @@ static void a_build_waiting_to_save_the_manifest_says_so(void **state)
 {
 	char *dir = test_tmpdir("waiting-save"), *in = test_format("%s/in", dir);
 	char *out = test_format("%s/out", dir), *lock = test_format("%s/.animc/manifest.lock", out);
-	char *err = test_format("%s/err", dir), *output = test_format("%s/Turn.xnb", out), *text = NULL, *want;
+	char *err = test_format("%s/err", dir), *output = test_format("%s/Turn.xnb", out), *text, *want;
 	test_run r;
-	pid_t pid;
-	int fd, status;
+	int fd;
 
 	(void)state;
 	test_sh("mkdir -p '%s' && cp " CRANE "/Turn.Animation '%s'", in, in);
@@ -1158,17 +1158,7 @@ static void a_build_waiting_to_save_the_manifest_says_so(void **state)
 	assert_int_equal(unlink(output), 0);
 	fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0666);
 	assert_true(fd >= 0 && flock(fd, LOCK_EX) == 0);
-	pid = start_build_reporting(out, in, "1", NULL, NULL, err);
-	for (int i = 0; i < 1000 && !(text && strstr(text, "waiting for")); i++) {
-		usleep(10000);
-		free(text);
-		text = (char *)test_read_file(err, NULL);
-	}
-	free(text);
-	close(fd);
-	status = wait_briefly(pid);
-	assert_true(status != -1 && WIFEXITED(status) && WEXITSTATUS(status) == 0);
-	text = (char *)test_read_file(err, NULL);
+	text = stderr_of_a_build_waiting_on(fd, out, in, NULL, err);
 	want = test_format("animc: waiting for '%s', locked by process %ld (", lock, (long)getpid());
 	if (!text || !strstr(text, want) || !strstr(text, "): another build of this folder saving its manifest\n") ||
 	    strstr(strstr(text, "waiting for") + 1, "waiting for"))
